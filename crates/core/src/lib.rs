@@ -18,7 +18,7 @@ pub mod testkit;
 
 pub use movebuf::MoveBuf;
 pub use outcome::{Next, Outcome, Reason};
-pub use perft::{divide, perft};
+pub use perft::{PerftCase, divide, parse_perft_file, perft};
 pub use record::{Record, Step};
 pub use rules::{NoChance, Rules, Weighted};
 pub use side::Side;

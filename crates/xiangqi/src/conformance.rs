@@ -1,0 +1,43 @@
+//! The core conformance checks, wired to Xiangqi (`testkit` feature).
+
+use crate::{Move, Position};
+use cannonade_core::testkit::Conformance;
+
+impl Conformance for Position {
+    fn reference_moves(&self) -> Vec<Move> {
+        Position::reference_moves(self)
+    }
+
+    fn recomputed_hash(&self) -> u64 {
+        self.compute_hash()
+    }
+
+    fn write_position(&self) -> String {
+        self.fen()
+    }
+
+    fn read_position(text: &str) -> Result<Self, String> {
+        Position::from_fen(text).map_err(|e| e.to_string())
+    }
+
+    fn write_move(&self, mv: Move) -> String {
+        mv.to_string()
+    }
+
+    fn read_move(&self, text: &str) -> Result<Move, String> {
+        let mv = self.parse_move(text).map_err(|e| e.to_string())?;
+        // Every other notation must name the same move.
+        let checks = [
+            self.parse_move_in(&mv.uci().to_text(crate::Ranks::FromOne), crate::Ranks::FromOne),
+            self.parse_wxf(&self.wxf(mv)),
+            self.parse_chinese(&self.chinese(mv)),
+        ];
+        for (name, back) in ["1-based", "WXF", "Chinese"].iter().zip(checks) {
+            match back {
+                Ok(m) if m == mv => {}
+                other => return Err(format!("{name} form of {mv} reads back as {other:?}")),
+            }
+        }
+        Ok(mv)
+    }
+}
