@@ -20,9 +20,9 @@
 //! assert_eq!(start.wxf(mv), "C2=5");
 //! assert_eq!(start.chinese(mv), "炮二平五");
 //!
-//! // Fool's mate is not in Xiangqi, but a quick one is:
-//! let mut game = Record::new(Position::from_fen("3k5/4R4/4R4/9/9/9/9/9/9/4K4 w").unwrap());
-//! game.play(game.position().parse_move("e8d8").unwrap());
+//! // Two chariots mate on the back rank.
+//! let mut game = Record::new(Position::from_fen("4k4/R8/1R7/9/9/9/9/9/9/3K5 w").unwrap());
+//! game.play(game.position().parse_move("b7b9").unwrap());
 //! assert!(matches!(game.next(), Next::Over(o) if o.reason == Reason::Checkmate
 //!     && o.winner == Some(Side::First)));
 //! ```
