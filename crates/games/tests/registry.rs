@@ -1,0 +1,48 @@
+//! The registry and the enum over games.
+
+use cannonade_core::{Next, Reason};
+use cannonade_games::{AnyGame, AnyRecord, GameError, GameKind};
+
+#[test]
+fn registry_names_round_trip() {
+    for k in GameKind::ALL {
+        assert_eq!(k.name().parse::<GameKind>().unwrap(), k);
+        assert_eq!(k.name().to_uppercase().parse::<GameKind>().unwrap(), k);
+    }
+    assert_eq!("chess-battle".parse::<GameKind>().unwrap(), GameKind::ChessBattle);
+    assert!(matches!("go".parse::<GameKind>(), Err(GameError::UnknownGame(_))));
+}
+
+#[test]
+fn unavailable_games_say_so() {
+    for k in GameKind::ALL.into_iter().filter(|k| !k.available()) {
+        assert_eq!(AnyGame::start(k), Err(GameError::NotAvailable(k)));
+    }
+}
+
+#[test]
+fn serde_round_trip_keeps_options() {
+    let mut g = AnyGame::start(GameKind::Xiangqi).unwrap();
+    g.apply_options("repetition=asian").unwrap();
+    let json = serde_json::to_string(&g).unwrap();
+    assert!(json.contains("\"game\":\"xiangqi\""), "{json}");
+    let back: AnyGame = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, g);
+    assert!(serde_json::from_str::<AnyGame>(r#"{"game":"xiangqi","fen":"nonsense"}"#).is_err());
+    assert!(g.apply_options("repetition=sometimes").is_err());
+    assert!(g.apply_options("unknown=1").is_err());
+}
+
+#[test]
+fn records_apply_history_rules_and_refuse_moves_after_the_end() {
+    let start = AnyGame::from_fen(GameKind::Xiangqi, "4k4/R8/9/9/9/9/9/9/9/3K5 w").unwrap();
+    let mut r = AnyRecord::new(start);
+    for m in "a8a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9".split(' ') {
+        r.play_text(m).unwrap();
+    }
+    assert!(matches!(r.next(), Next::Over(o) if o.reason == Reason::Repetition));
+    assert_eq!(r.play_text("a8a9"), Err(GameError::GameOver));
+    assert_eq!(r.moves_text().len(), 8);
+    assert!(r.undo());
+    assert!(matches!(r.next(), Next::Player(_)));
+}
