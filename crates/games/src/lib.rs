@@ -10,7 +10,7 @@
 //! let mv = game.parse_move("h2e2").unwrap();
 //! assert_eq!(game.move_text(mv), "h2e2");
 //! game.play(mv).unwrap();
-//! assert_eq!(game.perft(1), 45); // Black gains the cannon exchange h7h0
+//! assert_eq!(game.perft(1), 45); // the h-file opened for Black's cannon
 //! assert!(matches!("chess".parse::<GameKind>(), Err(_)));
 //! ```
 #![forbid(unsafe_code)]
