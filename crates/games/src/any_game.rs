@@ -61,7 +61,9 @@ impl AnyGame {
             match (self as &mut AnyGame, key.trim()) {
                 (AnyGame::Xiangqi(p), "repetition") => {
                     let rule = xiangqi::RepetitionRule::parse(value.trim()).ok_or_else(|| {
-                        GameError::Position(format!("repetition must be seed or asian, not '{value}'"))
+                        GameError::Position(format!(
+                            "repetition must be seed or asian, not '{value}'"
+                        ))
                     })?;
                     *p = p.clone().with_options(xiangqi::Options { repetition: rule });
                 }
@@ -118,10 +120,9 @@ impl AnyGame {
     /// Reads a move in the game's canonical notation and checks it.
     pub fn parse_move(&self, text: &str) -> Result<AnyMove, GameError> {
         match self {
-            AnyGame::Xiangqi(p) => p
-                .parse_move(text)
-                .map(AnyMove::Xiangqi)
-                .map_err(|e| GameError::Move(e.to_string())),
+            AnyGame::Xiangqi(p) => {
+                p.parse_move(text).map(AnyMove::Xiangqi).map_err(|e| GameError::Move(e.to_string()))
+            }
         }
     }
 

@@ -26,7 +26,9 @@ impl std::fmt::Display for GameError {
                 let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
                 write!(f, "unknown game '{name}' (games: {})", names.join(", "))
             }
-            GameError::NotAvailable(k) => write!(f, "{} is not available in this build yet", k.title()),
+            GameError::NotAvailable(k) => {
+                write!(f, "{} is not available in this build yet", k.title())
+            }
             GameError::Position(e) => write!(f, "invalid position: {e}"),
             GameError::Move(e) => write!(f, "invalid move: {e}"),
             GameError::WrongGame => write!(f, "the move belongs to another game"),

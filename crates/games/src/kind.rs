@@ -3,7 +3,9 @@
 use crate::GameError;
 
 /// Every game of Cannonade, named the same way everywhere (CLI, `UCI_Variant`, wire, store).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum GameKind {
     /// Xiangqi, Chinese chess.
