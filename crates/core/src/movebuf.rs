@@ -2,9 +2,15 @@
 
 /// Moves written by [`Rules::legal_moves`](crate::Rules::legal_moves). Callers keep one per
 /// search ply and reuse it, so move generation allocates only while a buffer grows.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct MoveBuf<M> {
     moves: Vec<M>,
+}
+
+impl<M> Default for MoveBuf<M> {
+    fn default() -> Self {
+        MoveBuf { moves: Vec::new() }
+    }
 }
 
 impl<M> MoveBuf<M> {
