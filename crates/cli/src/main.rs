@@ -1,0 +1,38 @@
+//! `cannonade`: the command-line entry to Cannonade's games.
+
+mod bench;
+mod perft;
+mod uci;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "cannonade",
+    version,
+    about = "Xiangqi, Banqi, Chess-Battle and Commander Chess: rules, engine and tools"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Counts the leaves of the legal-move tree (move-generation test and benchmark).
+    Perft(perft::Args),
+    /// Runs fixed positions of every game and prints a node-count signature with the speed.
+    Bench(bench::Args),
+    /// Speaks the UCI engine protocol on standard input and output (UCI_Variant picks the game).
+    Uci,
+}
+
+fn main() -> Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Perft(args) => perft::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Uci => uci::run(),
+    }
+}

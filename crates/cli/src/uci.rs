@@ -1,0 +1,395 @@
+//! `cannonade uci`: the engine protocol loop. Reading and formatting live in
+//! `cannonade-protocol`; this file holds the session state and the I/O. Searches run on a
+//! worker thread so `isready` and `stop` are answered while the engine thinks. Nothing read
+//! from the GUI can make the session panic: every error is answered with
+//! `info string error: …` and the session goes on.
+
+use anyhow::Result;
+use cannonade_engine::{Limits, search_any};
+use cannonade_games::{AnyGame, AnyRecord, GameError, GameKind};
+use cannonade_protocol::{
+    Command, Go, Info, OptionKind, PositionStart, Score, bestmove, option_line,
+};
+use cannonade_xiangqi::{Ranks, UciMove};
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+pub fn run() -> Result<()> {
+    let stdin = std::io::stdin();
+    run_session(stdin.lock(), std::io::stdout());
+    Ok(())
+}
+
+/// Lines going to the GUI, shared by the command loop and the search thread.
+type Out<W> = Arc<Mutex<W>>;
+
+fn say<W: Write>(out: &Out<W>, line: &str) {
+    // A GUI that went away cannot be told anything more; the loop ends at end of input.
+    if let Ok(mut w) = out.lock() {
+        let _ = writeln!(w, "{line}");
+        let _ = w.flush();
+    }
+}
+
+struct Search {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+}
+
+struct Session<W: Write + Send + 'static> {
+    out: Out<W>,
+    variant: GameKind,
+    ranks_from_one: bool,
+    rule_options: String,
+    move_overhead: u64,
+    record: AnyRecord,
+    search: Option<Search>,
+}
+
+/// Runs a UCI session until `quit` or the end of input.
+pub fn run_session<R: BufRead, W: Write + Send + 'static>(input: R, output: W) {
+    let out = Arc::new(Mutex::new(output));
+    let start = AnyGame::start(GameKind::Xiangqi)
+        .unwrap_or_else(|_| unreachable!("Xiangqi is always built"));
+    let mut s = Session {
+        out,
+        variant: GameKind::Xiangqi,
+        ranks_from_one: false,
+        rule_options: String::new(),
+        move_overhead: 30,
+        record: AnyRecord::new(start),
+        search: None,
+    };
+    for line in input.lines() {
+        let Ok(line) = line else { break };
+        match Command::parse(&line) {
+            Ok(Command::Quit) => break,
+            Ok(cmd) => {
+                if let Err(e) = s.handle(cmd) {
+                    s.error(&e);
+                }
+            }
+            Err(cannonade_protocol::ParseError::Empty) => {}
+            Err(e) => s.error(&e.to_string()),
+        }
+    }
+    s.stop_search();
+}
+
+impl<W: Write + Send + 'static> Session<W> {
+    fn error(&self, message: &str) {
+        say(&self.out, &format!("info string error: {message}"));
+    }
+
+    fn handle(&mut self, cmd: Command) -> Result<(), String> {
+        match cmd {
+            Command::Uci => {
+                say(&self.out, &format!("id name Cannonade {}", env!("CARGO_PKG_VERSION")));
+                say(&self.out, "id author the Cannonade developers");
+                for (name, kind) in options() {
+                    say(&self.out, &option_line(name, &kind));
+                }
+                say(&self.out, "uciok");
+            }
+            Command::IsReady => say(&self.out, "readyok"),
+            Command::UciNewGame => {
+                self.stop_search();
+                self.record = AnyRecord::new(self.start_position()?);
+            }
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref())?,
+            Command::Position { start, moves } => {
+                self.stop_search();
+                self.record = self.build_record(&start, &moves)?;
+            }
+            Command::Go(go) => self.go(go)?,
+            Command::Stop | Command::PonderHit => {
+                if matches!(cmd, Command::Stop) {
+                    self.stop_search();
+                }
+            }
+            Command::Display => {
+                for line in self.record.position().pretty().lines() {
+                    say(&self.out, line);
+                }
+            }
+            Command::Quit => {}
+        }
+        Ok(())
+    }
+
+    fn start_position(&self) -> Result<AnyGame, String> {
+        let mut game = AnyGame::start(self.variant).map_err(|e| e.to_string())?;
+        game.apply_options(&self.rule_options).map_err(|e| e.to_string())?;
+        Ok(game)
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let value_of =
+            |what: &str| value.map(str::trim).ok_or(format!("option {name} needs a {what} value"));
+        match name.to_ascii_lowercase().as_str() {
+            "uci_variant" => {
+                let kind: GameKind =
+                    value_of("game")?.parse().map_err(|e: GameError| e.to_string())?;
+                if !kind.available() {
+                    return Err(GameError::NotAvailable(kind).to_string());
+                }
+                self.stop_search();
+                self.variant = kind;
+                self.rule_options.clear();
+                self.record = AnyRecord::new(self.start_position()?);
+            }
+            "uci_ranksfromone" => self.ranks_from_one = parse_bool(value_of("true/false")?)?,
+            "repetition rule" => {
+                let rule = value_of("seed/asian")?.to_ascii_lowercase();
+                let spec = format!("repetition={rule}");
+                let mut probe = AnyGame::start(GameKind::Xiangqi).map_err(|e| e.to_string())?;
+                probe.apply_options(&spec).map_err(|e| e.to_string())?;
+                if self.variant == GameKind::Xiangqi {
+                    self.rule_options = spec;
+                }
+            }
+            "move overhead" => {
+                self.move_overhead = value_of("number")?
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|v| *v <= 5000)
+                    .ok_or("Move Overhead must be 0..5000")?;
+            }
+            "hash" | "threads" | "ponder" | "clear hash" => {}
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+        Ok(())
+    }
+
+    /// Move text from the GUI in the engine's notation.
+    fn gui_to_engine(&self, text: &str) -> Result<String, String> {
+        if self.variant == GameKind::Xiangqi && self.ranks_from_one {
+            let m = UciMove::parse(text, Ranks::FromOne).map_err(|e| e.to_string())?;
+            Ok(m.to_text(Ranks::FromZero))
+        } else {
+            Ok(text.to_string())
+        }
+    }
+
+    fn build_record(&self, start: &PositionStart, moves: &[String]) -> Result<AnyRecord, String> {
+        let mut game = match start {
+            PositionStart::StartPos => AnyGame::start(self.variant).map_err(|e| e.to_string())?,
+            PositionStart::Fen(fen) => {
+                AnyGame::from_fen(self.variant, fen).map_err(|e| e.to_string())?
+            }
+        };
+        game.apply_options(&self.rule_options).map_err(|e| e.to_string())?;
+        let mut record = AnyRecord::new(game);
+        for (i, text) in moves.iter().enumerate() {
+            let engine_text =
+                self.gui_to_engine(text).map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
+            record.play_text(&engine_text).map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
+        }
+        Ok(record)
+    }
+
+    fn stop_search(&mut self) {
+        if let Some(search) = self.search.take() {
+            search.stop.store(true, Ordering::Relaxed);
+            let _ = search.handle.join();
+        }
+    }
+
+    fn go(&mut self, go: Go) -> Result<(), String> {
+        self.stop_search();
+        let game = self.record.position();
+        if let Some(depth) = go.perft {
+            if depth > 10 {
+                return Err(format!(
+                    "perft depth {depth} is too deep for the protocol (at most 10)"
+                ));
+            }
+            let ranks_from_one = self.ranks_from_one && self.variant == GameKind::Xiangqi;
+            let parts = game.divide(depth, |_, _| {});
+            let mut total = 0;
+            for (mv, n) in &parts {
+                total += n;
+                say(&self.out, &format!("{}: {n}", to_gui(mv, ranks_from_one)));
+            }
+            say(&self.out, "");
+            say(&self.out, &format!("Nodes searched: {}", if depth == 0 { 1 } else { total }));
+            say(&self.out, "");
+            return Ok(());
+        }
+        let limits = self.limits(&go, &game);
+        let wait_for_stop = go.infinite || go.ponder;
+        let stop = Arc::new(AtomicBool::new(false));
+        let out = Arc::clone(&self.out);
+        let ranks_from_one = self.ranks_from_one && self.variant == GameKind::Xiangqi;
+        let thread_stop = Arc::clone(&stop);
+        let handle = std::thread::spawn(move || {
+            let result = search_any(&game, &limits, &thread_stop, |p| {
+                let score = if p.score.abs() >= cannonade_engine::MATE - 256 {
+                    let plies = cannonade_engine::MATE - p.score.abs();
+                    Score::Mate(p.score.signum() * (plies + 1) / 2)
+                } else {
+                    Score::Cp(p.score)
+                };
+                let info = Info {
+                    depth: Some(p.depth),
+                    score: Some(score),
+                    nodes: Some(p.nodes),
+                    nps: Some(p.nodes * 1000 / p.millis.max(1)),
+                    time: Some(p.millis),
+                    pv: p.pv.iter().map(|m| to_gui(m, ranks_from_one)).collect(),
+                    ..Info::default()
+                };
+                say(&out, &info.to_string());
+            });
+            // In infinite and ponder mode the GUI must say stop before it hears a move.
+            while wait_for_stop && !thread_stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            let best = result.best_text.map(|m| to_gui(&m, ranks_from_one));
+            let ponder = result.pv.get(1).map(|m| to_gui(m, ranks_from_one));
+            say(&out, &bestmove(best.as_deref(), ponder.as_deref()));
+        });
+        self.search = Some(Search { stop, handle });
+        Ok(())
+    }
+
+    fn limits(&self, go: &Go, game: &AnyGame) -> Limits {
+        let mut limits = Limits { depth: go.depth, nodes: go.nodes, time: None };
+        if let Some(mate) = go.mate {
+            limits.depth = Some(limits.depth.unwrap_or(u32::MAX).min(mate.saturating_mul(2)));
+        }
+        if let Some(mt) = go.movetime {
+            limits.time = Some(Duration::from_millis(mt.saturating_sub(self.move_overhead).max(1)));
+        } else {
+            let first = game.mover() == cannonade_core::Side::First;
+            let (time, inc) = if first { (go.wtime, go.winc) } else { (go.btime, go.binc) };
+            if let Some(t) = time {
+                limits.time =
+                    Some(Limits::from_clock(t, inc.unwrap_or(0), go.movestogo, self.move_overhead));
+            }
+        }
+        limits
+    }
+}
+
+/// Move text from the engine in the GUI's notation.
+fn to_gui(text: &str, ranks_from_one: bool) -> String {
+    if ranks_from_one {
+        if let Ok(m) = UciMove::parse(text, Ranks::FromZero) {
+            return m.to_text(Ranks::FromOne);
+        }
+    }
+    text.to_string()
+}
+
+fn parse_bool(v: &str) -> Result<bool, String> {
+    match v.to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        other => Err(format!("'{other}' is not true or false")),
+    }
+}
+
+fn options() -> Vec<(&'static str, OptionKind)> {
+    vec![
+        (
+            "UCI_Variant",
+            OptionKind::Combo {
+                default: GameKind::Xiangqi.name().into(),
+                vars: GameKind::ALL.iter().map(|k| k.name().to_string()).collect(),
+            },
+        ),
+        ("UCI_RanksFromOne", OptionKind::Check(false)),
+        (
+            "Repetition Rule",
+            OptionKind::Combo { default: "seed".into(), vars: vec!["seed".into(), "asian".into()] },
+        ),
+        ("Hash", OptionKind::Spin { default: 16, min: 1, max: 4096 }),
+        ("Clear Hash", OptionKind::Button),
+        ("Threads", OptionKind::Spin { default: 1, min: 1, max: 1 }),
+        ("Ponder", OptionKind::Check(false)),
+        ("Move Overhead", OptionKind::Spin { default: 30, min: 0, max: 5000 }),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A writer the test can read back.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().map_err(|_| std::io::ErrorKind::Other)?.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn session(input: &str) -> String {
+        let out = Shared::default();
+        run_session(std::io::Cursor::new(input.to_string()), out.clone());
+        let bytes = out.0.lock().map(|v| v.clone()).unwrap_or_default();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    #[test]
+    fn handshake_lists_options_and_variants() {
+        let out = session("uci\nisready\n");
+        assert!(out.contains("option name UCI_Variant type combo default xiangqi var xiangqi var banqi var chessbattle var commander"));
+        assert!(out.contains("option name UCI_RanksFromOne type check default false"));
+        assert!(out.contains("uciok\nreadyok\n"));
+    }
+
+    #[test]
+    fn go_perft_prints_like_fairy_stockfish() {
+        let out = session("position startpos moves h2e2\ngo perft 1\n");
+        assert!(out.contains("h9g7: 1\n"), "{out}");
+        assert!(out.ends_with("\nNodes searched: 45\n\n"), "{out}");
+        let out = session(
+            "setoption name UCI_RanksFromOne value true\nposition startpos moves h3e3 h10g8\ngo perft 1\n",
+        );
+        assert!(out.contains("b1c3: 1\n"), "{out}");
+        assert!(out.contains("Nodes searched: 35"), "{out}"); // pyffish agrees
+    }
+
+    #[test]
+    fn go_returns_a_legal_best_move() {
+        let out = session("position fen 4k4/R8/1R7/9/9/9/9/9/9/3K5 w - - 0 1\ngo depth 2\n");
+        assert!(out.contains("bestmove b7b9") || out.contains("bestmove b7f7"), "{out}");
+        let out = session("position fen 5k3/9/9/9/3r5/9/9/6n2/9/4K4 w - - 0 1\ngo depth 2\n");
+        assert!(out.contains("bestmove (none)"), "{out}");
+        let out = session("position startpos\ngo infinite\nisready\nstop\n");
+        assert!(out.contains("readyok"), "{out}");
+        assert!(out.contains("bestmove "), "{out}");
+    }
+
+    #[test]
+    fn bad_input_is_answered_and_the_session_goes_on() {
+        let out = session(
+            "fly\nposition fen nonsense\nposition startpos moves h2e2 h2e2\nsetoption name UCI_Variant value chess\n\
+             setoption name Bogus value 1\ngo depth x\nposition startpos moves a0a1\nd\n",
+        );
+        let errors = out.lines().filter(|l| l.starts_with("info string error:")).count();
+        assert_eq!(errors, 6, "{out}");
+        assert!(
+            out.contains("Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/R8/1NBAKABNR b"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn unavailable_variants_are_refused() {
+        for kind in GameKind::ALL.into_iter().filter(|k| !k.available()) {
+            let out = session(&format!("setoption name UCI_Variant value {kind}\n"));
+            assert!(out.contains("info string error:"), "{out}");
+        }
+    }
+}
