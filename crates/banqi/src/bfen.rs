@@ -101,7 +101,9 @@ impl fmt::Display for FenError {
             FenError::RankWidth { rank, squares } => {
                 write!(f, "rank {rank} describes {squares} squares, expected 8")
             }
-            FenError::BoardChar { rank, ch } => write!(f, "rank {rank}: unexpected character `{ch}`"),
+            FenError::BoardChar { rank, ch } => {
+                write!(f, "rank {rank}: unexpected character `{ch}`")
+            }
             FenError::AdjacentDigits { rank } => write!(f, "rank {rank}: two digits in a row"),
             FenError::Turn(t) => write!(f, "turn `{t}` is not `r`, `b` or `-`"),
             FenError::Pool(why) => write!(f, "pool: {why}"),
@@ -369,7 +371,10 @@ pub(crate) fn board_field(pos: &Position) -> String {
 
 /// The face-down squares in the order of the hidden field: rank 4 `a`–`h` down to rank 1.
 pub(crate) fn hidden_order(down: u32) -> impl Iterator<Item = usize> {
-    (0..4usize).rev().flat_map(move |r| (0..8).map(move |f| r * 8 + f)).filter(move |&sq| down >> sq & 1 == 1)
+    (0..4usize)
+        .rev()
+        .flat_map(move |r| (0..8).map(move |f| r * 8 + f))
+        .filter(move |&sq| down >> sq & 1 == 1)
 }
 
 impl Position {

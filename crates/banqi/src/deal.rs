@@ -263,7 +263,10 @@ mod tests {
         let a = deal_from_seed(&Position::startpos(), &seed);
         let b = deal_from_seed(&Position::startpos(), &seed);
         assert_eq!(a.fen(), b.fen());
-        assert_ne!(a.fen(), deal_from_seed(&Position::startpos(), &DealSeed::from_bytes([8; 32])).fen());
+        assert_ne!(
+            a.fen(),
+            deal_from_seed(&Position::startpos(), &DealSeed::from_bytes([8; 32])).fen()
+        );
         assert!(DealSeed::random().is_ok());
         assert!(DealSeed::from_hex("xyz").is_err());
     }

@@ -47,7 +47,9 @@ impl FullPosition {
                 face_down: public.face_down_count() as usize,
             });
         }
-        if let Some(p) = Piece::ALL.into_iter().find(|p| counts[p.index()] != public.pool[p.index()]) {
+        if let Some(p) =
+            Piece::ALL.into_iter().find(|p| counts[p.index()] != public.pool[p.index()])
+        {
             return Err(FenError::HiddenNotPool(p.letter()));
         }
         let mut full = FullPosition { public, hidden, hash: 0 };
@@ -122,7 +124,10 @@ impl FullPosition {
 
     /// The standard start with the 32 pieces dealt in square order `a1`…`h4`.
     pub fn from_deal(deal: &[Piece; 32]) -> Result<FullPosition, FenError> {
-        FullPosition::new(Position::startpos(), &Square::ALL.into_iter().zip(*deal).collect::<Vec<_>>())
+        FullPosition::new(
+            Position::startpos(),
+            &Square::ALL.into_iter().zip(*deal).collect::<Vec<_>>(),
+        )
     }
 
     pub(crate) fn hash_value(&self) -> u64 {

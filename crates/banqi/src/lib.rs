@@ -86,7 +86,9 @@ impl AnyPosition {
     pub fn from_fen_with(text: &str, options: Options) -> Result<AnyPosition, FenError> {
         let fields: Vec<&str> = text.split_ascii_whitespace().collect();
         match fields.get(5) {
-            Some(f) if !f.ends_with('?') => FullPosition::from_fen_with(text, options).map(AnyPosition::Full),
+            Some(f) if !f.ends_with('?') => {
+                FullPosition::from_fen_with(text, options).map(AnyPosition::Full)
+            }
             _ => Position::from_fen_with(text, options).map(AnyPosition::Public),
         }
     }

@@ -88,7 +88,7 @@ impl Position {
     fn extend_chain(&self, mv: Move, kind: Kind, buf: &mut MoveBuf<Move>) {
         let mut after = self.clone();
         // Replay the chain so far on a scratch copy (chains are rare and short).
-        let mut cur = mv.from_index();
+        let mut cur = mv.origin();
         for i in 0..mv.captures() {
             let t = after.hop_target(cur, kind, mv.dir(i));
             after.relocate(cur, t);

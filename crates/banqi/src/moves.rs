@@ -91,7 +91,7 @@ impl Move {
         ((self.dirs >> (2 * i)) & 3) as usize
     }
 
-    pub(crate) const fn from_index(self) -> u8 {
+    pub(crate) const fn origin(self) -> u8 {
         self.from
     }
 }
@@ -107,6 +107,9 @@ mod tests {
         v.sort();
         assert_eq!(v, [Move::flip(2), Move::flip(30), Move::step(9, 10), Move::capture(9, 1, 17)]);
         let chain = Move::capture(0, 1, 16).then(0, 18);
-        assert_eq!((chain.captures(), chain.dir(0), chain.dir(1), chain.to().index()), (2, 1, 0, 18));
+        assert_eq!(
+            (chain.captures(), chain.dir(0), chain.dir(1), chain.to().index()),
+            (2, 1, 0, 18)
+        );
     }
 }

@@ -126,7 +126,8 @@ impl std::str::FromStr for Options {
                 return Err(OptionsError::Repeated(name.to_string()));
             }
             seen.push(name);
-            let bad = || OptionsError::BadValue { name: name.to_string(), value: value.to_string() };
+            let bad =
+                || OptionsError::BadValue { name: name.to_string(), value: value.to_string() };
             match name {
                 "noprog_limit" => {
                     o.noprog_limit = match value {
@@ -207,7 +208,8 @@ mod tests {
     fn presets_and_round_trips() {
         let o: Options = "noprog_limit=icga".parse().unwrap_or_default();
         assert_eq!(o.noprog_limit, 180);
-        let o: Options = "noprog_limit=0,repetition_limit=0,chain_capture=on".parse().unwrap_or_default();
+        let o: Options =
+            "noprog_limit=0,repetition_limit=0,chain_capture=on".parse().unwrap_or_default();
         assert_eq!((o.noprog_limit, o.repetition_limit, o.chain_capture), (0, 0, true));
         assert_eq!(o.to_string().parse::<Options>(), Ok(o));
         assert_eq!("noprog_limit=60".parse::<Options>(), Ok(Options::STANDARD));
@@ -220,12 +222,18 @@ mod tests {
             assert_eq!(text.parse::<Options>(), Err(OptionsError::Unimplemented(n.into())));
         }
         assert!(matches!("colour=blue".parse::<Options>(), Err(OptionsError::Unknown(_))));
-        assert!(matches!("repetition_limit=1".parse::<Options>(), Err(OptionsError::BadValue { .. })));
+        assert!(matches!(
+            "repetition_limit=1".parse::<Options>(),
+            Err(OptionsError::BadValue { .. })
+        ));
         assert!(matches!("noprog_limit=-3".parse::<Options>(), Err(OptionsError::BadValue { .. })));
         assert!(matches!("cannon=fly".parse::<Options>(), Err(OptionsError::BadValue { .. })));
         assert!(matches!("cannon".parse::<Options>(), Err(OptionsError::Syntax(_))));
         assert!(matches!("".parse::<Options>(), Err(OptionsError::Syntax(_))));
-        assert!(matches!("cannon=step,cannon=jump".parse::<Options>(), Err(OptionsError::Repeated(_))));
+        assert!(matches!(
+            "cannon=step,cannon=jump".parse::<Options>(),
+            Err(OptionsError::Repeated(_))
+        ));
         let e = "chase_limit=3".parse::<Options>().err().map(|e| e.to_string());
         assert!(e.is_some_and(|e| e.contains("chase_limit") && e.contains("not implemented")));
     }

@@ -207,7 +207,8 @@ mod tests {
     use super::*;
 
     /// Section 5.3, row = attacker, column = target, `x` = by adjacent step.
-    const TABLE: [&str; 7] = ["xxxxxx.", ".xxxxxx", "..xxxxx", "...xxxx", "....xxx", ".......", "x.....x"];
+    const TABLE: [&str; 7] =
+        ["xxxxxx.", ".xxxxxx", "..xxxxx", "...xxxx", "....xxx", ".......", "x.....x"];
 
     #[test]
     fn capture_table_of_section_5_3() {

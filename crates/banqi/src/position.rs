@@ -264,7 +264,7 @@ impl Position {
     /// Plays a legal move. A flip only marks the square as pending; [`Position::reveal`]
     /// completes the ply.
     pub(crate) fn apply(&mut self, mv: Move) {
-        let from = mv.from_index();
+        let from = mv.origin();
         match mv.kind() {
             MoveKind::Flip => {
                 self.pending = Some(from);
@@ -319,7 +319,7 @@ impl Position {
         if !mv.is_capture() {
             return vec![mv.to()];
         }
-        let from = mv.from_index();
+        let from = mv.origin();
         let kind = self.piece_at(from).map_or(Kind::Soldier, Piece::kind);
         let mut scratch = self.clone();
         let mut cur = from;

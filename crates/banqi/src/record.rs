@@ -15,7 +15,9 @@
 //! checked against `[Deal "commit:<sha256 hex>"]` by [`GameRecord::verify`].
 
 use crate::bfen::FenError;
-use crate::deal::{Commitment, DealSeed, SeedError, VerifyError, deal_from_seed, verify_against_deal};
+use crate::deal::{
+    Commitment, DealSeed, SeedError, VerifyError, deal_from_seed, verify_against_deal,
+};
 use crate::full::FullPosition;
 use crate::notation::{MoveError, MoveSyntax, recorded_flip};
 use crate::options::{Options, OptionsError};
@@ -222,7 +224,8 @@ impl GameRecord {
                 return Err(RecordError::NotBanqi(g.to_string()));
             }
         }
-        let options: Options = get("Rules").map_or(Ok(Options::STANDARD), str::parse).map_err(RecordError::Rules)?;
+        let options: Options =
+            get("Rules").map_or(Ok(Options::STANDARD), str::parse).map_err(RecordError::Rules)?;
         let start = match get("Start") {
             Some(s) => Position::from_fen_with(s, options).map_err(RecordError::Start)?,
             None => Position::startpos_with(options),
@@ -301,7 +304,10 @@ fn canonical_moves(record: &Record<Position>) -> Vec<String> {
 }
 
 /// Splits the text into `[Name "value"]` tags and the move tokens after them.
-fn split_tags(text: &str) -> Result<(Vec<(String, String)>, Vec<String>), RecordError> {
+/// `(name, value)` tags and the move tokens.
+type Split = (Vec<(String, String)>, Vec<String>);
+
+fn split_tags(text: &str) -> Result<Split, RecordError> {
     let mut tags = Vec::new();
     let mut chars = text.char_indices().peekable();
     let mut moves_from = text.len();

@@ -10,7 +10,8 @@ use crate::position::{Cell, Position};
 use crate::square::Square;
 
 /// Section 5.3 as printed: row = attacker, column = target, `x` adjacent, `j` cannon jump.
-const TABLE: [&str; 7] = ["xxxxxx.", ".xxxxxx", "..xxxxx", "...xxxx", "....xxx", "jjjjjjj", "x.....x"];
+const TABLE: [&str; 7] =
+    ["xxxxxx.", ".xxxxxx", "..xxxxx", "...xxxx", "....xxx", "jjjjjjj", "x.....x"];
 
 const STEPS: [(i32, i32); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 
@@ -68,14 +69,7 @@ fn captures_from(board: &Board, sq: Square, me: Piece, cannon: CannonRule) -> Ve
     out
 }
 
-fn chains(
-    board: &Board,
-    sq: Square,
-    me: Piece,
-    mv: Move,
-    pos: &Position,
-    out: &mut Vec<Move>,
-) {
+fn chains(board: &Board, sq: Square, me: Piece, mv: Move, pos: &Position, out: &mut Vec<Move>) {
     for (d, t) in captures_from(board, sq, me, pos.options().cannon) {
         let next = mv.then(d, t.index() as u8);
         out.push(next);

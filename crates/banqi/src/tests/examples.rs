@@ -143,7 +143,8 @@ fn e13_fixed_deal_perft() {
          BpAncpaNrpRPbnPPNkCbpPrKcaPCpARB",
     );
     assert_eq!([1, 2, 3].map(|d| perft(&e3, d)), [32, 992, 29_791]);
-    let e12 = full("XXXnXX2/rXRXbXXa/NXXXXPrX/XP1CAR1X b K1A1B2C1P2k1b1n1c2p4 4 40 BpAcppPnPkCbpKcB");
+    let e12 =
+        full("XXXnXX2/rXRXbXXa/NXXXXPrX/XP1CAR1X b K1A1B2C1P2k1b1n1c2p4 4 40 BpAcppPnPkCbpKcB");
     assert_eq!([1, 2, 3].map(|d| perft(&e12, d)), [20, 379, 7_368]);
     let e4 = full("7P/3k4/2nKp3/3c4 r - 10 57 -");
     assert_eq!([1, 2, 3, 4, 5].map(|d| perft(&e4, d)), [5, 60, 337, 3_355, 19_451]);
@@ -167,5 +168,8 @@ fn record_example_of_9_5() {
     let end: FullPosition = rec.verify().unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(end.redact(), *game.position());
     assert_eq!(GameRecord::parse(&rec.to_string()), Ok(rec.clone()));
-    assert_eq!(end.public().cell(Square::parse("a3").unwrap_or(Square::ALL[0])), Cell::FaceUp(Piece::from_letter('B').unwrap_or(Piece::ALL[0])));
+    assert_eq!(
+        end.public().cell(Square::parse("a3").unwrap_or(Square::ALL[0])),
+        Cell::FaceUp(Piece::from_letter('B').unwrap_or(Piece::ALL[0]))
+    );
 }

@@ -32,12 +32,14 @@ fn lines() -> Vec<Line> {
                     options = o.parse().unwrap_or_else(|e| panic!("{l}: {e}"));
                 } else {
                     let (d, n) = p.split_once(' ').unwrap_or_else(|| panic!("{l}: `{p}`"));
-                    let d: u32 = d.trim_start_matches('D').parse().unwrap_or_else(|e| panic!("{p}: {e}"));
+                    let d: u32 =
+                        d.trim_start_matches('D').parse().unwrap_or_else(|e| panic!("{p}: {e}"));
                     let n: u64 = n.trim().parse().unwrap_or_else(|e| panic!("{p}: {e}"));
                     depths.push((d, n));
                 }
             }
-            let pos = AnyPosition::from_fen_with(fen, options).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            let pos =
+                AnyPosition::from_fen_with(fen, options).unwrap_or_else(|e| panic!("{fen}: {e}"));
             Line { pos, depths, text: l.to_string() }
         })
         .collect()
@@ -135,9 +137,17 @@ fn print_reference_numbers() {
         ("k7/P7/8/C1X1n1r1 r B1 3 40", "standard", 4),
         ("k7/8/8/Cp1X4 r B1 3 40", "standard", 5),
         ("8/2n5/2R5/7X r P1 7 80 P", "standard", 5),
-        ("XXXnXX2/rXRXbXXa/NXXXXPrX/XP1CAR1X b K1A1B2C1P2k1b1n1c2p4 4 40 BpAcppPnPkCbpKcB", "cannon=step", 4),
+        (
+            "XXXnXX2/rXRXbXXa/NXXXXPrX/XP1CAR1X b K1A1B2C1P2k1b1n1c2p4 4 40 BpAcppPnPkCbpKcB",
+            "cannon=step",
+            4,
+        ),
         ("7P/3k4/2nKp3/3c4 r - 10 57 -", "cannon=step", 5),
-        ("XXXnXX2/rXRXbXXa/NXXXXPrX/XP1CAR1X b K1A1B2C1P2k1b1n1c2p4 4 40 BpAcppPnPkCbpKcB", "chain_capture=on", 4),
+        (
+            "XXXnXX2/rXRXbXXa/NXXXXPrX/XP1CAR1X b K1A1B2C1P2k1b1n1c2p4 4 40 BpAcppPnPkCbpKcB",
+            "chain_capture=on",
+            4,
+        ),
         ("8/pPp5/P7/C7 r - 3 20 -", "chain_capture=on", 5),
         ("3p4/pcaR4/1n1b2C1/pPnPk3 r - 0 30 -", "chain_capture=on", 4),
         ("3p4/pcaR4/1n1b2C1/pPnPk3 r - 0 30 -", "chain_capture=on,cannon=step", 4),
@@ -145,7 +155,8 @@ fn print_reference_numbers() {
         let o: Options = opts.parse().unwrap_or_else(|e| panic!("{e}"));
         let pos = AnyPosition::from_fen_with(fen, o).unwrap_or_else(|e| panic!("{fen}: {e}"));
         let nums: Vec<String> = (1..=depth).map(|d| format!("D{d} {}", slow(&pos, d))).collect();
-        let fast_nums: Vec<String> = (1..=depth).map(|d| format!("D{d} {}", fast(&pos, d))).collect();
+        let fast_nums: Vec<String> =
+            (1..=depth).map(|d| format!("D{d} {}", fast(&pos, d))).collect();
         println!("{fen} ; {} ; rules {opts}\n   fast: {}", nums.join(" ; "), fast_nums.join(" ; "));
     }
 }

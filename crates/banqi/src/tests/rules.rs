@@ -170,7 +170,7 @@ fn option_chain_capture() {
     let p = public_with("8/p1p5/p7/R7 r - 0 0", "chain_capture=on");
     assert_eq!(moves(&p), "a1-b1 a1xa2 a1xa2xa3");
     // Off by default.
-    assert_eq!(moves(&public("8/pPp5/P7/C7 r - 3 20")).contains("a1xa3xc3"), false);
+    assert!(!moves(&public("8/pPp5/P7/C7 r - 3 20")).contains("a1xa3xc3"));
 }
 
 #[test]
