@@ -1,7 +1,7 @@
 //! BFEN (9.2) and full BFEN (9.3): parsing into an unchecked [`Setup`], validation, writing.
 
 use crate::options::Options;
-use crate::piece::{FULL_SET, Piece};
+use crate::piece::{Colour, FULL_SET, Piece};
 use crate::position::{Cell, Position};
 use crate::square::Square;
 use cannonade_core::Side;
@@ -150,7 +150,7 @@ pub struct Setup {
     /// Each square: empty, face-down, or a face-up piece.
     pub board: [Cell; 32],
     /// The colour to move; `None` for `-`.
-    pub turn: Option<char>,
+    pub turn: Option<Colour>,
     /// The pool counts in pool order.
     pub pool: [u8; 14],
     /// The no-progress counter.
@@ -170,8 +170,8 @@ impl Setup {
         }
         let board = parse_board(fields[0])?;
         let turn = match fields[1] {
-            "r" => Some('r'),
-            "b" => Some('b'),
+            "r" => Some(Colour::Red),
+            "b" => Some(Colour::Black),
             "-" => None,
             t => return Err(FenError::Turn(t.to_string())),
         };
@@ -230,7 +230,7 @@ impl Setup {
             Some(t) => {
                 // D-14: BFEN names the colour to move; the seat to move follows from the
                 // ply parity (the first seat moves at even plies).
-                let to_move = if t == 'r' { crate::Colour::Red } else { crate::Colour::Black };
+                let to_move = t;
                 pos.seat = if self.ply % 2 == 0 { Side::First } else { Side::Second };
                 pos.first = Some(if pos.seat == Side::First { to_move } else { to_move.other() });
             }

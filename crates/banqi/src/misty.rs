@@ -41,18 +41,23 @@ fn map_letters(text: &str, from: &str, to: &str) -> String {
 
 /// Our public BFEN (checked) in MistyBanqi letters: board and pool letters translated.
 pub fn fen_to_misty(fen: &str) -> Result<String, FenError> {
-    let pos = Position::from_fen(fen)?;
-    let fields: Vec<String> = pos.fen().split(' ').map(str::to_string).collect();
-    Ok(fields
+    Position::from_fen(fen).map(|p| to_misty(&p))
+}
+
+/// A public position as a MistyBanqi position string (five fields; a pending flip, which
+/// the dialect cannot express, is left out).
+pub fn to_misty(pos: &Position) -> String {
+    let fields: Vec<String> = pos.fen_fields().split(' ').map(str::to_string).collect();
+    fields
         .iter()
         .enumerate()
         .map(|(i, f)| if i == 0 || i == 2 { map_letters(f, OURS, THEIRS) } else { f.clone() })
         .collect::<Vec<_>>()
-        .join(" "))
+        .join(" ")
 }
 
 /// A MistyBanqi position string (five fields) as our checked public position.
-pub fn fen_from_misty(text: &str) -> Result<Position, FenError> {
+pub fn from_misty(text: &str) -> Result<Position, FenError> {
     let fields: Vec<&str> = text.split_ascii_whitespace().collect();
     if fields.len() != 5 {
         return Err(FenError::FieldCount { found: fields.len(), expected: "5 (MistyBanqi)" });
@@ -119,9 +124,9 @@ mod tests {
             let m = fen_to_misty(fen).unwrap_or_default();
             let board = m.split(' ').next().unwrap_or_default();
             assert!(!board.contains(['K', 'N', 'B', 'P', 'k', 'n', 'b', 'p']), "{m}");
-            assert_eq!(fen_from_misty(&m).map(|p| p.fen()), Ok(fen.to_string()));
+            assert_eq!(from_misty(&m).map(|p| p.fen()), Ok(fen.to_string()));
         }
-        assert!(fen_from_misty("K7/8/8/8 r - 0 0").is_err());
+        assert!(from_misty("K7/8/8/8 r - 0 0").is_err());
         assert_eq!(move_to_misty("h4a1"), Ok("h3a0".to_string()));
         assert!(move_to_misty("a0a1").is_err());
         assert!(move_from_misty("a4a4").is_err());

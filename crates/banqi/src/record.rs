@@ -21,8 +21,9 @@ use crate::deal::{
 use crate::full::FullPosition;
 use crate::notation::{MoveError, MoveSyntax, recorded_flip};
 use crate::options::{Options, OptionsError};
+use crate::piece::Colour;
 use crate::position::Position;
-use cannonade_core::{Reason, Record};
+use cannonade_core::{Outcome, Reason, Record};
 use std::fmt;
 
 /// The `Result` tag.
@@ -172,6 +173,19 @@ impl GameRecord {
             reason: None,
             moves: Vec::new(),
         }
+    }
+
+    /// Fills the `Result` and `Reason` tags from an outcome reached in `at` (seats are
+    /// turned into colours; an outcome before colours were assigned leaves `Result` empty).
+    pub fn set_outcome(&mut self, outcome: Outcome, at: &Position) {
+        self.result = match outcome.winner {
+            None => Some(GameResult::Draw),
+            Some(seat) => at.colour_of(seat).map(|c| match c {
+                Colour::Red => GameResult::Red,
+                Colour::Black => GameResult::Black,
+            }),
+        };
+        self.reason = Some(outcome.reason);
     }
 
     /// Replays the moves on the public start: a core [`Record`] with each flip as a move

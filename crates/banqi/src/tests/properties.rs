@@ -93,7 +93,7 @@ proptest! {
         let _ = s.parse::<Options>();
         let _ = GameRecord::parse(&s);
         let _ = Position::startpos().parse_move(&s);
-        let _ = misty::fen_from_misty(&s);
+        let _ = misty::from_misty(&s);
         let _ = misty::move_from_misty(&s);
         let _ = misty::move_to_misty(&s);
         let _ = DealSeed::from_hex(&s);
