@@ -12,3 +12,12 @@ fn start_perft_quick() {
         assert_eq!(reference_perft(&p, d), n, "ref depth {d}");
     }
 }
+
+#[test]
+#[ignore]
+fn start_perft4_timed() {
+    let p = Position::startpos();
+    let t = std::time::Instant::now();
+    assert_eq!(perft(&p, 4), 10_194_583);
+    eprintln!("perft4 {:?}", t.elapsed());
+}
