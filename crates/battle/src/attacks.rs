@@ -2,8 +2,7 @@
 
 use crate::board::{BOMBER, Board, CAVALRY, GUN, HQ, MGUN, SOLDIER, TANK};
 use crate::tables::{
-    CAVALRY as LEAPS, FORWARD5, KING, LINES, ORTHO, RAY, SOLDIER_ATTACKERS, bit, distance,
-    nearest,
+    CAVALRY as LEAPS, FORWARD5, KING, LINES, ORTHO, RAY, SOLDIER_ATTACKERS, bit, distance, nearest,
 };
 
 /// Whether side `by` (0 Red, 1 White) could capture or shoot a headquarter on `k`. Only used
@@ -29,8 +28,7 @@ pub(crate) fn hq_attacked(b: &Board, k: u8, by: usize) -> bool {
     // Seen from the target, a gun of `by` stands in the mirror image of its shooting
     // directions, which is the other side's shooting set.
     let gun_dirs = FORWARD5[by ^ 1];
-    for d in 0..8 {
-        let ray = RAY[ks][d];
+    for (d, &ray) in RAY[ks].iter().enumerate() {
         if ray & liners == 0 {
             continue;
         }

@@ -99,7 +99,7 @@ pub struct Setup {
 
 /// Squares a rank has and the first file it starts on.
 fn rank_span(rank: u8) -> (u8, usize) {
-    if rank < 2 || rank >= 10 { (2, 8) } else { (0, 12) }
+    if (2..10).contains(&rank) { (0, 12) } else { (2, 8) }
 }
 
 fn number(s: &str) -> Option<u32> {

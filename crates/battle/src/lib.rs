@@ -22,13 +22,14 @@
 //!
 //! let start = Position::startpos();
 //! assert_eq!(perft(&start, 2), 2_704);
-//! let mv = start.parse_move("e3-e5").unwrap();
-//! assert_eq!(start.move_to_string(mv), "e3-e5");
+//! // d3 is a white square, so its soldier may move two squares.
+//! let mv = start.parse_move("d3-d5").unwrap();
+//! assert_eq!(start.move_to_string(mv), "d3-d5");
 //! let mut game = Record::new(start);
 //! game.play(mv);
 //! assert_eq!(
 //!     game.position().fen(),
-//!     "gcmbhmcg/sssstsss/2ssssssss2/12/12/12/12/4S7/12/2SS1SSSSS2/SSSSTSSS/GCMBHMCG w 1 1"
+//!     "gcmbhmcg/sssstsss/2ssssssss2/12/12/12/12/3S8/12/2S1SSSSSS2/SSSSTSSS/GCMBHMCG w 1 1"
 //! );
 //! // A shot is written with `*`; the wrong marker is a typed error.
 //! let pos = Position::from_fen("4h3/8/12/12/12/12/12/4s7/4M7/12/8/4H3 r 0 1").unwrap();

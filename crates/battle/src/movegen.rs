@@ -121,10 +121,8 @@ impl Sink for List<'_> {
 
     fn last_rank(&mut self, g: &Gen<'_>, from: u8, to: u8, flags: u8, choices: u128) {
         let flags = flags | LAST_RANK;
-        if choices == 0 {
-            if g.legal(from, to, flags, NO_SQ) {
-                self.0.push(Move::new(from, to, flags, NO_SQ));
-            }
+        if choices == 0 && g.legal(from, to, flags, NO_SQ) {
+            self.0.push(Move::new(from, to, flags, NO_SQ));
         }
         for r in Bits128(choices) {
             if g.legal(from, to, flags, r) {
@@ -210,8 +208,7 @@ fn generate(pos: &Position, sink: &mut impl Sink) {
 
     for s in Bits128(b.pieces(us, BOMBER)) {
         let (mut quiet, mut take, mut jump, mut jump_take) = (0u128, 0u128, 0u128, 0u128);
-        for d in 0..8 {
-            let ray = RAY[s as usize][d];
+        for (d, &ray) in RAY[s as usize].iter().enumerate() {
             let m = ray & occ;
             if m == 0 {
                 quiet |= ray;
@@ -262,17 +259,15 @@ fn generate(pos: &Position, sink: &mut impl Sink) {
         sink.batch(&g, s, take, CAPTURE);
     }
 
-    for (kind, dirs, reach, targets) in
-        [(GUN, FORWARD5[us], 5, enemy), (MGUN, 0xFF, 3, soft)]
-    {
+    for (kind, dirs, reach, targets) in [(GUN, FORWARD5[us], 5, enemy), (MGUN, 0xFF, 3, soft)] {
         for s in Bits128(b.pieces(us, kind)) {
             sink.batch(&g, s, KING[s as usize] & !occ, 0);
             let mut shots = 0u128;
-            for d in 0..8 {
+            for (d, &ray) in RAY[s as usize].iter().enumerate() {
                 if dirs >> d & 1 == 0 {
                     continue;
                 }
-                let m = RAY[s as usize][d] & occ;
+                let m = ray & occ;
                 if m != 0 {
                     let b1 = nearest(m, d);
                     if distance(s, b1) <= reach {
@@ -296,8 +291,7 @@ fn generate(pos: &Position, sink: &mut impl Sink) {
     for s in Bits128(b.pieces(us, SOLDIER)) {
         let mut quiet = KING[s as usize] & !occ;
         if bit(s) & WHITE_SQUARES != 0 {
-            for d in 0..8 {
-                let mid = STEP[s as usize][d];
+            for (d, &mid) in STEP[s as usize].iter().enumerate() {
                 if mid != NO_SQ && bit(mid) & occ == 0 {
                     let to = STEP[mid as usize][d];
                     if to != NO_SQ {

@@ -121,10 +121,11 @@ impl MoveText {
         };
         let (from, at) = square(0)?;
         let rest = &body[at..];
-        let marker = [Marker::JumpCapture, Marker::Jump, Marker::Capture, Marker::Step, Marker::Shot]
-            .into_iter()
-            .find(|m| rest.starts_with(m.text()))
-            .ok_or_else(|| syntax(at))?;
+        let marker =
+            [Marker::JumpCapture, Marker::Jump, Marker::Capture, Marker::Step, Marker::Shot]
+                .into_iter()
+                .find(|m| rest.starts_with(m.text()))
+                .ok_or_else(|| syntax(at))?;
         let (to, at) = square(at + marker.text().len())?;
         let removal = match &body[at..] {
             "" => None,
@@ -186,9 +187,7 @@ impl Position {
         }
         match text.removal {
             None if first.is_last_rank() => Err(MoveError::MissingRemoval(text.to_string())),
-            Some(_) if !first.is_last_rank() => {
-                Err(MoveError::UnexpectedRemoval(text.to_string()))
-            }
+            Some(_) if !first.is_last_rank() => Err(MoveError::UnexpectedRemoval(text.to_string())),
             None => Ok(first),
             Some(removal) => same_squares
                 .into_iter()

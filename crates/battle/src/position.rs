@@ -55,7 +55,8 @@ pub(crate) const START_FEN: &str =
 impl Position {
     /// The standard starting position, Red to move.
     pub fn startpos() -> Position {
-        Position::from_fen(START_FEN).unwrap_or_else(|_| unreachable!("the start position is valid"))
+        Position::from_fen(START_FEN)
+            .unwrap_or_else(|_| unreachable!("the start position is valid"))
     }
 
     /// Builds a position from a placement without validating it; `hq` is filled from the

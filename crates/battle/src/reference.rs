@@ -41,7 +41,7 @@ pub struct RefBoard {
 /// Whether a square exists: on the 12×12 grid and not in a 2×2 corner (section 1.2).
 fn exists(f: i32, r: i32) -> bool {
     let on_grid = (0..12).contains(&f) && (0..12).contains(&r);
-    let corner = (f < 2 || f > 9) && (r < 2 || r > 9);
+    let corner = !(2..=9).contains(&f) && !(2..=9).contains(&r);
     on_grid && !corner
 }
 
@@ -123,8 +123,11 @@ impl RefBoard {
                                         add(to, if passed_friend { Way::Jump } else { Way::Step })
                                     }
                                     Some(q) if q.side != side => {
-                                        let way =
-                                            if passed_friend { Way::JumpCapture } else { Way::Capture };
+                                        let way = if passed_friend {
+                                            Way::JumpCapture
+                                        } else {
+                                            Way::Capture
+                                        };
                                         add(to, way);
                                         break;
                                     }

@@ -274,9 +274,16 @@ mod tests {
 
     #[test]
     fn board_has_128_squares_and_16_holes() {
-        let count = (0..12).flat_map(|r| (0..12).map(move |f| (f, r))).filter(|&(f, r)| exists(f, r)).count();
+        let count = (0..12)
+            .flat_map(|r| (0..12).map(move |f| (f, r)))
+            .filter(|&(f, r)| exists(f, r))
+            .count();
         assert_eq!(count, 128);
-        for (i, (f, r)) in (0..12).flat_map(|r| (0..12).map(move |f| (f, r))).filter(|&(f, r)| exists(f, r)).enumerate() {
+        for (i, (f, r)) in (0..12)
+            .flat_map(|r| (0..12).map(move |f| (f, r)))
+            .filter(|&(f, r)| exists(f, r))
+            .enumerate()
+        {
             assert_eq!(dense(f, r) as usize, i, "dense numbering is row-major");
         }
     }

@@ -17,7 +17,7 @@ fn playouts(fens: &[&str], games: u32, max_steps: u32, seed: u64, reference_ever
 
 #[test]
 fn playouts_from_the_start() {
-    playouts(&[crate::position::START_FEN], 120, 400, 1, 5);
+    playouts(&[crate::position::START_FEN], 60, 300, 1, 6);
 }
 
 /// Positions with every special rule close at hand: shots, fly-overs, tanks, soldiers near
@@ -32,7 +32,7 @@ const SPECIAL: &[&str] = &[
 
 #[test]
 fn playouts_from_special_positions() {
-    playouts(SPECIAL, 150, 300, 7, 2);
+    playouts(SPECIAL, 100, 200, 7, 3);
 }
 
 /// Short endings: few pieces, so mates, stalemates, bare headquarters, the 150-ply rule and
@@ -46,9 +46,9 @@ fn playouts_to_the_end_rules() {
             "4h3/8/12/12/12/12/12/12/12/12/8/3BH3 r 0 1",
             "4h3/2S5/12/12/12/12/12/12/12/12/8/3BHM2 r 0 1",
         ],
-        200,
-        400,
+        150,
+        300,
         11,
-        1,
+        2,
     );
 }

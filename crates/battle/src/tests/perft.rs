@@ -66,3 +66,10 @@ fn perft_file_matches_reference() {
 fn start_perft4() {
     assert_eq!(perft(&Position::startpos(), 4), 10_194_583);
 }
+
+/// The depth-4 figure, independently from the reference generator (release: ~15 s).
+#[test]
+#[ignore]
+fn start_perft4_reference() {
+    assert_eq!(reference_perft(&Position::startpos(), 4), 10_194_583);
+}

@@ -28,8 +28,10 @@ fn bomber_flies_over_exactly_one_friendly_piece() {
 fn bomber_never_flies_over_an_enemy_piece() {
     // White soldier on d6 between the bomber on d4 and the empty d7..d10.
     let p = pos("4h3/8/12/12/12/12/3s8/12/3B8/12/8/4H3 r 0 1");
-    let north: Vec<String> =
-        targets_of(&p, "d4").into_iter().filter(|t| t.ends_with("d7") || t.ends_with("d8")).collect();
+    let north: Vec<String> = targets_of(&p, "d4")
+        .into_iter()
+        .filter(|t| t.ends_with("d7") || t.ends_with("d8"))
+        .collect();
     assert!(north.is_empty(), "{north:?}");
     assert!(has(&p, "d4xd6") && has(&p, "d4-d5"));
 }
@@ -53,7 +55,12 @@ fn bomber_cannot_jump_a_missing_square() {
 
 #[test]
 fn tank_moves_one_or_two_orthogonally_over_an_empty_middle() {
-    expect("4h3/8/12/12/12/12/4s7/3ST1m5/12/4c7/8/4H3 r 0 1", Some("e5"), 5, "e5-e4 e5-f5 e5xe3 e5xe6 e5xg5");
+    expect(
+        "4h3/8/12/12/12/12/4s7/3ST1m5/12/4c7/8/4H3 r 0 1",
+        Some("e5"),
+        5,
+        "e5-e4 e5-f5 e5xe3 e5xe6 e5xg5",
+    );
     // No diagonal moves, no jumps, and the hole ends the line: j1 cannot go to k1/l1.
     let p = pos("4h3/8/12/12/12/12/12/12/12/12/8/4H2T r 0 1");
     let mut t = targets_of(&p, "j1");
@@ -66,8 +73,10 @@ fn tank_is_immune_to_machine_gun_cavalry_and_soldier() {
     // White tank e5 next to a red machine gun e6, soldiers d5/f5, cavalry d3 (a knight jump
     // away); only the gun e1 (shot) and the bomber a5 (flying over d5) may take it.
     let p = pos("4h3/8/12/12/12/12/4M7/B2StS6/12/3C8/8/2G1H3 r 0 1");
-    let on_e5: Vec<String> =
-        moves_of(&p, None).into_iter().filter(|m| m.contains("e5") && !m.starts_with("e5")).collect();
+    let on_e5: Vec<String> = moves_of(&p, None)
+        .into_iter()
+        .filter(|m| m.contains("e5") && !m.starts_with("e5"))
+        .collect();
     assert_eq!(on_e5, ["a5^xe5", "e1*e5"]);
 }
 
@@ -151,7 +160,12 @@ fn soldier_two_square_move_only_from_white_squares() {
 
 #[test]
 fn soldier_captures_only_sideways_and_forward() {
-    expect("6h1/8/12/12/12/12/3cst6/3sSs6/3sms6/12/8/4H3 r 0 1", Some("e5"), 4, "e5xd5 e5xd6 e5xe6 e5xf5");
+    expect(
+        "6h1/8/12/12/12/12/3cst6/3sSs6/3sms6/12/8/4H3 r 0 1",
+        Some("e5"),
+        4,
+        "e5xd5 e5xd6 e5xe6 e5xf5",
+    );
 }
 
 #[test]
@@ -233,7 +247,11 @@ fn removing_one_of_two_pieces_before_an_enemy_bomber_is_illegal() {
     assert!(!p.in_check());
     assert!(has(&p, "f6xg6"));
     for mv in ["j6*g6", "h4*g4"] {
-        assert!(matches!(p.parse_move(mv), Err(MoveError::Illegal(_))), "{mv}: {:?}", p.parse_move(mv));
+        assert!(
+            matches!(p.parse_move(mv), Err(MoveError::Illegal(_))),
+            "{mv}: {:?}",
+            p.parse_move(mv)
+        );
     }
 }
 
