@@ -190,6 +190,19 @@ pub(crate) fn count_legal(pos: &Position) -> u64 {
     c.0
 }
 
+/// The empty squares from `s` along direction `d` up to the first piece, and that piece's
+/// square ([`NO_SQ`] when the line runs out first).
+#[inline(always)]
+fn slide(s: u8, d: usize, occ: u128) -> (u128, u8) {
+    let ray = RAY[s as usize][d];
+    let m = ray & occ;
+    if m == 0 {
+        return (ray, NO_SQ);
+    }
+    let b = nearest(m, d);
+    (before(s, d, b), b)
+}
+
 /// Generates the pseudo-legal moves of the side to move into `sink`.
 fn generate(pos: &Position, sink: &mut impl Sink) {
     let g = Gen::new(pos);
@@ -208,28 +221,22 @@ fn generate(pos: &Position, sink: &mut impl Sink) {
 
     for s in Bits128(b.pieces(us, BOMBER)) {
         let (mut quiet, mut take, mut jump, mut jump_take) = (0u128, 0u128, 0u128, 0u128);
-        for (d, &ray) in RAY[s as usize].iter().enumerate() {
-            let m = ray & occ;
-            if m == 0 {
-                quiet |= ray;
+        for d in 0..8 {
+            let (empties, b1) = slide(s, d, occ);
+            quiet |= empties;
+            if b1 == NO_SQ {
                 continue;
             }
-            let b1 = nearest(m, d);
-            quiet |= before(s, d, b1);
             if bit(b1) & enemy != 0 {
                 take |= bit(b1);
                 continue;
             }
             // Fly over the friendly piece on b1 (D-7) as far as the next piece.
-            let rest = RAY[b1 as usize][d];
-            let m2 = rest & occ;
-            if m2 == 0 {
-                jump |= rest;
-                continue;
+            let (empties, b2) = slide(b1, d, occ);
+            jump |= empties;
+            if b2 != NO_SQ {
+                jump_take |= bit(b2) & enemy;
             }
-            let b2 = nearest(m2, d);
-            jump |= before(b1, d, b2);
-            jump_take |= bit(b2) & enemy;
         }
         sink.batch(&g, s, quiet, 0);
         sink.batch(&g, s, take, CAPTURE);

@@ -1,6 +1,8 @@
 //! One test per special rule of sections 3–6, named after the rule.
 
-use super::examples::{expect, moves_of};
+use super::examples::{
+    EX1, EX2, EX3, EX4, EX5, EX6, EX7, EX8, EX9, EX10, EX11, EX12, expect, moves_of,
+};
 use crate::{MoveError, Position, Square};
 use cannonade_core::{Next, Outcome, Reason, Record, Rules, Side};
 
@@ -19,7 +21,7 @@ fn targets_of(p: &Position, from: &str) -> Vec<String> {
 #[test]
 fn bomber_flies_over_exactly_one_friendly_piece() {
     // f5 flies over f7 to f8/f9 and takes f10; it cannot fly over e4 and d3 together.
-    let p = pos("6h1/8/5g6/12/2m9/5S1s4/12/5B6/4S7/3S3t4/8/4H3 r 0 1");
+    let p = pos(EX1.fen);
     assert!(has(&p, "f5^f8") && has(&p, "f5^f9") && has(&p, "f5^xf10"));
     assert!(!moves_of(&p, Some("f5")).iter().any(|m| m.ends_with("c2") || m.ends_with("d3")));
 }
@@ -55,12 +57,7 @@ fn bomber_cannot_jump_a_missing_square() {
 
 #[test]
 fn tank_moves_one_or_two_orthogonally_over_an_empty_middle() {
-    expect(
-        "4h3/8/12/12/12/12/4s7/3ST1m5/12/4c7/8/4H3 r 0 1",
-        Some("e5"),
-        5,
-        "e5-e4 e5-f5 e5xe3 e5xe6 e5xg5",
-    );
+    EX5.check();
     // No diagonal moves, no jumps, and the hole ends the line: j1 cannot go to k1/l1.
     let p = pos("4h3/8/12/12/12/12/12/12/12/12/8/4H2T r 0 1");
     let mut t = targets_of(&p, "j1");
@@ -85,17 +82,12 @@ fn tank_can_be_captured_by_headquarter_tank_and_removal() {
     let p = pos("4h3/8/12/12/12/12/12/12/12/4t7/2Tt4/4H3 r 0 1");
     assert!(has(&p, "e2xe3") && has(&p, "g1xf2") && has(&p, "e2xf2"));
     // Ex 9: the tank on f12 can be chosen for removal.
-    assert!(has(&pos("1c1th3/2S5/12/12/12/12/12/m11/12/12/7S/4H3 r 0 1"), "e11-e12@f12"));
+    assert!(has(&pos(EX9.fen), "e11-e12@f12"));
 }
 
 #[test]
 fn gun_shoots_sideways_and_forward_up_to_five_without_moving() {
-    expect(
-        "4h3/8/4c7/s7s3/7t4/12/12/s3G4m1s/12/2s1s7/8/4H3 r 0 1",
-        Some("e5"),
-        13,
-        "e5*a5 e5*a9 e5*e10 e5*h8 e5*j5 e5-d4 e5-d5 e5-d6 e5-e4 e5-e6 e5-f4 e5-f5 e5-f6",
-    );
+    EX2.check();
     // The shooter stays and the target is gone.
     let mut p = pos("4h3/8/4c7/s7s3/7t4/12/12/s3G4m1s/12/2s1s7/8/4H3 r 7 3");
     let mv = p.parse_move("e5*h8").expect("legal shot");
@@ -107,22 +99,12 @@ fn gun_shoots_sideways_and_forward_up_to_five_without_moving() {
 
 #[test]
 fn gun_forward_is_owner_relative() {
-    expect(
-        "4h3/8/4C7/S7S3/7T4/12/12/S3g4M2/12/2S1S1T5/8/4H3 w 0 1",
-        Some("e5"),
-        13,
-        "e5*a5 e5*c3 e5*e3 e5*g3 e5*j5 e5-d4 e5-d5 e5-d6 e5-e4 e5-e6 e5-f4 e5-f5 e5-f6",
-    );
+    EX3.check();
 }
 
 #[test]
 fn machine_gun_shoots_eight_lines_up_to_three_never_a_tank() {
-    expect(
-        "4h3/8/12/4s7/4s2s4/12/3s8/1s2MS1t4/12/2s9/2s5/4H3 r 0 1",
-        Some("e5"),
-        12,
-        "e5*b5 e5*c3 e5*d6 e5*e2 e5*e8 e5*h8 e5-d4 e5-d5 e5-e4 e5-e6 e5-f4 e5-f6",
-    );
+    EX4.check();
     // A tank in range is only an obstacle.
     let p = pos("4h3/8/12/12/12/12/4t7/12/4M7/12/8/4H3 r 0 1");
     assert!(!moves_of(&p, Some("e4")).iter().any(|m| m.contains('*')));
@@ -132,12 +114,7 @@ fn machine_gun_shoots_eight_lines_up_to_three_never_a_tank() {
 fn cavalry_leaps_one_two_one_three_two_three_over_holes() {
     let p = pos("4h3/8/12/12/12/12/5C6/12/12/12/8/4H3 r 0 1");
     assert_eq!(targets_of(&p, "f6").len(), 24);
-    expect(
-        "4h3/8/12/12/12/12/12/s3s7/3t1S6/12/C7/4H3 r 0 1",
-        Some("c2"),
-        10,
-        "c2-a3 c2-b4 c2-b5 c2-d5 c2-e1 c2-e3 c2-f1 c2-f3 c2xa5 c2xe5",
-    );
+    EX8.check();
 }
 
 #[test]
@@ -160,24 +137,12 @@ fn soldier_two_square_move_only_from_white_squares() {
 
 #[test]
 fn soldier_captures_only_sideways_and_forward() {
-    expect(
-        "6h1/8/12/12/12/12/3cst6/3sSs6/3sms6/12/8/4H3 r 0 1",
-        Some("e5"),
-        4,
-        "e5xd5 e5xd6 e5xe6 e5xf5",
-    );
+    EX6.check();
 }
 
 #[test]
 fn soldier_two_square_moves_stop_at_holes() {
-    expect(
-        "4h3/8/12/12/12/12/12/12/2s7S1/1S9S/8/4H2S r 0 1",
-        None,
-        35,
-        "b3-a3 b3-a4 b3-b4 b3-b5 b3-c2 b3-c3 b3-d1 b3-d3 b3xc4 g1-f1 g1-f2 g1-g2 g1-h1 g1-h2 \
-         j1-h1 j1-h3 j1-i1 j1-i2 j1-j2 j1-j3 k4-i2 k4-i4 k4-i6 k4-j3 k4-j4 k4-j5 k4-k3 k4-k5 \
-         k4-k6 k4-l4 k4-l5 l3-j3 l3-k3 l3-l4 l3-l5",
-    );
+    EX7.check();
 }
 
 #[test]
@@ -190,7 +155,7 @@ fn last_rank_removes_the_soldier_and_a_chosen_piece_each_choice_a_move() {
 
 #[test]
 fn last_rank_with_only_the_headquarter_left_writes_at_dash() {
-    let mut p = pos("1c2h3/2S5/12/12/12/12/12/12/12/12/8/4H3 r 0 1");
+    let mut p = pos(EX10.fen);
     assert!(matches!(p.parse_move("e11xd12@d12"), Err(MoveError::Illegal(_))));
     let mv = p.parse_move("e11xd12@-").expect("legal");
     p.play(mv);
@@ -211,7 +176,7 @@ fn white_last_rank_is_rank_one() {
 #[test]
 fn last_rank_legality_is_judged_after_the_removals() {
     // Ex 12: only the removal of the checking machine gun makes the soldier move legal.
-    let p = pos("5h2/7S/12/3T8/12/3m8/10c1/5B6/s2H8/12/8/8 r 0 1");
+    let p = pos(EX12.fen);
     let j11: Vec<String> = moves_of(&p, Some("j11"));
     assert_eq!(j11, ["j11-i12@d7", "j11-j12@d7"]);
 }
@@ -229,14 +194,9 @@ fn check_by_a_shot() {
 
 #[test]
 fn check_through_a_friendly_piece_of_the_bomber() {
-    let p = pos("4h3/8/12/12/6b5/12/12/6s5/12/2G9/8/1C2H3 r 0 1");
+    let p = pos(EX11.fen);
     assert!(p.in_check());
-    expect(
-        "4h3/8/12/12/6b5/12/12/6s5/12/2G9/8/1C2H3 r 0 1",
-        None,
-        6,
-        "d1-g2 d1-g3 g1-f1 g1-f2 g1-h1 g1-h2",
-    );
+    EX11.check();
 }
 
 #[test]
