@@ -3,10 +3,11 @@
 //! Pseudo-legal moves are produced in batches (one piece, one kind of move, a set of
 //! targets) and handed to a [`Sink`] that lists or counts the legal ones. Legality is judged
 //! after the whole move, removals included (section 6.2), with one shortcut: when the mover is
-//! not in check, a move can only expose its headquarter by emptying a square on one of the
-//! headquarter's 8 lines — adding a piece never opens a line, and leapers, soldiers and the
-//! enemy headquarter attack regardless of what moves. Every other move is tested by playing
-//! it on a copy of the bitboards.
+//! not in check, a move other than a headquarter move can only expose the headquarter by
+//! emptying a square on one of its 8 lines that holds an enemy bomber, tank, gun or machine
+//! gun — adding a piece never opens a line, the move adds no enemy piece, and leapers,
+//! soldiers and the enemy headquarter attack regardless of what moves. Every other move is
+//! tested by playing it on a copy of the bitboards.
 
 use crate::Position;
 use crate::attacks::hq_attacked;
@@ -24,7 +25,7 @@ pub(crate) struct Gen<'a> {
     pos: &'a Position,
     them: usize,
     hq: u8,
-    /// The squares on the 8 lines of the mover's headquarter.
+    /// The squares on those lines of the mover's headquarter that hold an enemy line piece.
     lines: u128,
     in_check: bool,
 }
@@ -33,13 +34,19 @@ impl<'a> Gen<'a> {
     fn new(pos: &'a Position) -> Gen<'a> {
         let us = pos.mover.index();
         let hq = pos.hq[us];
-        Gen {
-            pos,
-            them: us ^ 1,
-            hq,
-            lines: LINES[hq as usize],
-            in_check: hq_attacked(&pos.board, hq, us ^ 1),
+        let b = &pos.board;
+        // Only lines holding an enemy bomber, tank, gun or machine gun can ever attack along
+        // them: our moves add no enemy pieces.
+        let liners = b.side[us ^ 1] & (b.kind[BOMBER] | b.kind[TANK] | b.kind[GUN] | b.kind[MGUN]);
+        let mut lines = 0;
+        if LINES[hq as usize] & liners != 0 {
+            for ray in RAY[hq as usize] {
+                if ray & liners != 0 {
+                    lines |= ray;
+                }
+            }
         }
+        Gen { pos, them: us ^ 1, hq, lines, in_check: hq_attacked(b, hq, us ^ 1) }
     }
 
     /// Whether the shortcut applies: not in check and not a headquarter move.

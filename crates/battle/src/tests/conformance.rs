@@ -52,3 +52,12 @@ fn playouts_to_the_end_rules() {
         2,
     );
 }
+
+/// A long run for release builds: `cargo test -p cannonade-battle --release -- --ignored`.
+#[test]
+#[ignore]
+fn playouts_long() {
+    let mut fens = vec![crate::position::START_FEN];
+    fens.extend_from_slice(SPECIAL);
+    playouts(&fens, 1500, 400, 2024, 1);
+}
