@@ -16,7 +16,9 @@ pub struct Args {
 fn positions(kind: GameKind) -> &'static str {
     match kind {
         GameKind::Xiangqi => include_str!("../../../testdata/bench/xiangqi.txt"),
-        _ => "",
+        GameKind::Banqi => include_str!("../../../testdata/bench/banqi.txt"),
+        GameKind::ChessBattle => include_str!("../../../testdata/bench/chessbattle.txt"),
+        GameKind::Commander => "",
     }
 }
 
@@ -30,6 +32,7 @@ pub fn run(args: Args) -> Result<()> {
     for kind in games {
         let mut game_nodes = 0u64;
         let game_start = Instant::now();
+        let mut number = 0;
         for (i, line) in positions(kind).lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
@@ -43,7 +46,8 @@ pub fn run(args: Args) -> Result<()> {
             let game = AnyGame::from_fen(kind, fen.trim())?;
             let n = game.perft(depth);
             game_nodes += n;
-            eprintln!("{kind} position {}: perft {depth} = {n}", i + 1);
+            number += 1;
+            eprintln!("{kind} position {number}: perft {depth} = {n}");
         }
         let secs = game_start.elapsed().as_secs_f64().max(1e-9);
         eprintln!("{kind}: {game_nodes} nodes, {:.0} nodes/s", game_nodes as f64 / secs);

@@ -3,6 +3,7 @@
 mod bench;
 mod perft;
 mod uci;
+mod verify;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -26,6 +27,8 @@ enum Command {
     Bench(bench::Args),
     /// Speaks the UCI engine protocol on standard input and output (UCI_Variant picks the game).
     Uci,
+    /// Checks a finished Banqi game record: every flip must follow from the revealed seed.
+    Verify(verify::Args),
 }
 
 fn main() -> Result<()> {
@@ -34,5 +37,6 @@ fn main() -> Result<()> {
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Uci => uci::run(),
+        Command::Verify(args) => verify::run(args),
     }
 }

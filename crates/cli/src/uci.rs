@@ -386,6 +386,34 @@ mod tests {
     }
 
     #[test]
+    fn banqi_perft_and_moves_in_compact_form() {
+        let e12 = "XXXnXX2/rXRXbXXa/NXXXXPrX/XP1CAR1X b K1A1B2C1P2k1b1n1c2p4 4 40 BpAcppPnPkCbpKcB";
+        let out = session(&format!(
+            "setoption name UCI_Variant value banqi\nposition fen {e12}\ngo perft 2\n"
+        ));
+        assert!(out.contains("a1a1: "), "{out}");
+        assert!(out.contains("Nodes searched: 379\n"), "{out}");
+        let out = session(
+            "setoption name UCI_Variant value banqi\nposition startpos moves d2=C\ngo depth 1\n",
+        );
+        assert!(out.lines().any(|l| l.starts_with("bestmove ") && l.len() == 13), "{out}");
+        let out = session("setoption name UCI_Variant value banqi\nposition startpos moves d2=Q\n");
+        assert!(out.contains("info string error:"), "{out}");
+    }
+
+    #[test]
+    fn chessbattle_perft_and_search() {
+        let out = session(
+            "setoption name UCI_Variant value chessbattle\nposition startpos\ngo perft 2\n",
+        );
+        assert!(out.contains("Nodes searched: 2704\n"), "{out}");
+        let out = session(
+            "setoption name UCI_Variant value chessbattle\nposition startpos moves d3-d5\ngo depth 1\n",
+        );
+        assert!(out.contains("bestmove "), "{out}");
+    }
+
+    #[test]
     fn unavailable_variants_are_refused() {
         for kind in GameKind::ALL.into_iter().filter(|k| !k.available()) {
             let out = session(&format!("setoption name UCI_Variant value {kind}\n"));

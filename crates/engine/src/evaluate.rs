@@ -30,3 +30,41 @@ impl Evaluate for Position {
         if self.side_to_move() == Colour::Red { score } else { -score }
     }
 }
+
+/// Banqi piece values from the highest rank down (general, advisor, elephant, chariot, horse,
+/// cannon, soldier):
+/// the public state only, face-down pieces count for nobody.
+const BANQI_VALUES: [i32; 7] = [600, 270, 120, 60, 30, 300, 40];
+
+impl Evaluate for cannonade_banqi::Position {
+    fn evaluate(&self) -> i32 {
+        use cannonade_banqi::{Cell, Square};
+        let Some(turn) = self.turn() else { return 0 };
+        let mut score = 0;
+        for i in 0..32u8 {
+            let Some(sq) = Square::new(i) else { continue };
+            if let Cell::FaceUp(p) = self.cell(sq) {
+                let v = BANQI_VALUES[7 - p.kind().rank() as usize];
+                score += if p.colour() == turn { v } else { -v };
+            }
+        }
+        score
+    }
+}
+
+/// Chess-Battle piece values by kind (headquarter, bomber, tank, gun, machine gun, cavalry,
+/// soldier).
+const BATTLE_VALUES: [i32; 7] = [0, 900, 500, 450, 350, 300, 100];
+
+impl Evaluate for cannonade_battle::Position {
+    fn evaluate(&self) -> i32 {
+        let mover = self.side_to_move();
+        cannonade_battle::Square::all()
+            .filter_map(|sq| self.piece_at(sq))
+            .map(|p| {
+                let v = BATTLE_VALUES[p.kind.index()];
+                if p.side == mover { v } else { -v }
+            })
+            .sum()
+    }
+}

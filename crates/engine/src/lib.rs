@@ -59,32 +59,60 @@ pub struct AnyProgress {
 }
 
 /// Searches any game's position.
+///
+/// A dealt Banqi position is searched through its public view: the engine never sees a deal.
 pub fn search_any(
     game: &AnyGame,
     limits: &Limits,
     stop: &AtomicBool,
-    mut on_progress: impl FnMut(&AnyProgress),
+    on_progress: impl FnMut(&AnyProgress),
 ) -> AnyResult {
-    match game {
-        AnyGame::Xiangqi(p) => {
-            let text = |pv: &[cannonade_xiangqi::Move]| pv.iter().map(|m| m.to_string()).collect();
-            let r = search(p, limits, stop, |pr| {
-                on_progress(&AnyProgress {
-                    depth: pr.depth,
-                    score: pr.score,
-                    nodes: pr.nodes,
-                    millis: pr.millis,
-                    pv: text(&pr.pv),
-                })
-            });
-            AnyResult {
-                best: r.best.map(AnyMove::Xiangqi),
-                best_text: r.best.map(|m| m.to_string()),
-                score: r.score,
-                depth: r.depth,
-                nodes: r.nodes,
-                pv: text(&r.pv),
+    match game.public() {
+        AnyGame::Xiangqi(p) => run(&p, limits, stop, on_progress, AnyMove::Xiangqi),
+        AnyGame::Banqi(p) => run(&p, limits, stop, on_progress, AnyMove::Banqi),
+        AnyGame::ChessBattle(p) => run(&p, limits, stop, on_progress, AnyMove::ChessBattle),
+        AnyGame::BanqiDealt(_) => unreachable!("public() removes the deal"),
+    }
+}
+
+fn run<G: Evaluate>(
+    pos: &G,
+    limits: &Limits,
+    stop: &AtomicBool,
+    mut on_progress: impl FnMut(&AnyProgress),
+    wrap: fn(G::Move) -> AnyMove,
+) -> AnyResult
+where
+    AnyGame: From<G>,
+{
+    let game = AnyGame::from(pos.clone());
+    // Texts of a line, each move written in the position it is played from.
+    let line_text = |pv: &[G::Move]| {
+        let mut at = game.clone();
+        let mut out = Vec::with_capacity(pv.len());
+        for &m in pv {
+            out.push(at.engine_move_text(wrap(m)));
+            if at.play(wrap(m)).is_err() {
+                break;
             }
         }
+        out
+    };
+    let r = search(pos, limits, stop, |pr| {
+        on_progress(&AnyProgress {
+            depth: pr.depth,
+            score: pr.score,
+            nodes: pr.nodes,
+            millis: pr.millis,
+            pv: line_text(&pr.pv),
+        })
+    });
+    AnyResult {
+        best: r.best.map(wrap),
+        best_text: r.best.map(|m| game.engine_move_text(wrap(m))),
+        score: r.score,
+        depth: r.depth,
+        nodes: r.nodes,
+        pv: line_text(&r.pv),
     }
 }

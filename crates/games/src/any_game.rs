@@ -1,7 +1,9 @@
 //! A position of any game, and a move of any game.
 
 use crate::{GameError, GameKind};
-use cannonade_core::{MoveBuf, Next, Rules, Side};
+use cannonade_banqi as banqi;
+use cannonade_battle as battle;
+use cannonade_core::{MoveBuf, Next, Rules, Side, Weighted};
 use cannonade_xiangqi as xiangqi;
 
 /// A valid position of one of the games.
@@ -9,6 +11,12 @@ use cannonade_xiangqi as xiangqi;
 pub enum AnyGame {
     /// Xiangqi.
     Xiangqi(xiangqi::Position),
+    /// Banqi as everybody sees it: face-down identities do not exist here; flips are chance.
+    Banqi(banqi::Position),
+    /// Banqi with the deal (tests, local games, archives): never sent to a client.
+    BanqiDealt(banqi::FullPosition),
+    /// Chess-Battle.
+    ChessBattle(battle::Position),
 }
 
 /// A checked move of one of the games. It belongs to the position it was checked against.
@@ -16,23 +24,69 @@ pub enum AnyGame {
 pub enum AnyMove {
     /// A Xiangqi move.
     Xiangqi(xiangqi::Move),
+    /// A Banqi move (public or dealt).
+    Banqi(banqi::Move),
+    /// A Chess-Battle move.
+    ChessBattle(battle::Move),
+}
+
+/// Runs the same expression on whichever position the enum holds.
+macro_rules! each {
+    ($game:expr, $p:ident => $body:expr) => {
+        match $game {
+            AnyGame::Xiangqi($p) => $body,
+            AnyGame::Banqi($p) => $body,
+            AnyGame::BanqiDealt($p) => $body,
+            AnyGame::ChessBattle($p) => $body,
+        }
+    };
+}
+
+/// Lists a position's legal moves as `AnyMove`s.
+fn listed<G: Rules>(p: &G, wrap: impl Fn(G::Move) -> AnyMove) -> Vec<AnyMove> {
+    let mut buf = MoveBuf::new();
+    p.legal_moves(&mut buf);
+    buf.iter().map(|&m| wrap(m)).collect()
+}
+
+fn position_error(e: impl std::fmt::Display) -> GameError {
+    GameError::Position(e.to_string())
+}
+
+fn move_error(e: impl std::fmt::Display) -> GameError {
+    GameError::Move(e.to_string())
 }
 
 impl AnyGame {
-    /// The standard starting position of a game.
+    /// The standard starting position of a game. Banqi starts all face down, so its public
+    /// start holds no deal.
     pub fn start(kind: GameKind) -> Result<AnyGame, GameError> {
         match kind {
             GameKind::Xiangqi => Ok(AnyGame::Xiangqi(xiangqi::Position::startpos())),
+            GameKind::Banqi => Ok(AnyGame::Banqi(banqi::Position::startpos())),
+            GameKind::ChessBattle => Ok(AnyGame::ChessBattle(battle::Position::startpos())),
             other => Err(GameError::NotAvailable(other)),
         }
     }
 
-    /// Reads a position in the game's notation (FEN for Xiangqi).
+    /// Reads a position in the game's notation: FEN for Xiangqi, public or full BFEN for
+    /// Banqi, BFEN for Chess-Battle.
     pub fn from_fen(kind: GameKind, text: &str) -> Result<AnyGame, GameError> {
         match kind {
-            GameKind::Xiangqi => xiangqi::Position::from_fen(text)
-                .map(AnyGame::Xiangqi)
-                .map_err(|e| GameError::Position(e.to_string())),
+            GameKind::Xiangqi => {
+                xiangqi::Position::from_fen(text).map(AnyGame::Xiangqi).map_err(position_error)
+            }
+            GameKind::Banqi => {
+                match banqi::AnyPosition::from_fen_with(text, banqi::Options::default())
+                    .map_err(position_error)?
+                {
+                    banqi::AnyPosition::Public(p) => Ok(AnyGame::Banqi(p)),
+                    banqi::AnyPosition::Full(f) => Ok(AnyGame::BanqiDealt(f)),
+                }
+            }
+            GameKind::ChessBattle => {
+                battle::Position::from_fen(text).map(AnyGame::ChessBattle).map_err(position_error)
+            }
             other => Err(GameError::NotAvailable(other)),
         }
     }
@@ -41,87 +95,116 @@ impl AnyGame {
     pub fn kind(&self) -> GameKind {
         match self {
             AnyGame::Xiangqi(_) => GameKind::Xiangqi,
+            AnyGame::Banqi(_) | AnyGame::BanqiDealt(_) => GameKind::Banqi,
+            AnyGame::ChessBattle(_) => GameKind::ChessBattle,
         }
     }
 
-    /// The position in the game's notation.
-    pub fn fen(&self) -> String {
+    /// What everybody may see: the same position, with a Banqi deal removed.
+    pub fn public(&self) -> AnyGame {
         match self {
-            AnyGame::Xiangqi(p) => p.fen(),
+            AnyGame::BanqiDealt(f) => AnyGame::Banqi(f.redact()),
+            other => other.clone(),
         }
     }
 
-    /// Applies rule options written `key=value,key=value` (Xiangqi: `repetition=seed|asian`).
-    /// Unknown options and values are errors, never ignored.
+    /// The position in the game's notation (a dealt Banqi position writes its full BFEN).
+    pub fn fen(&self) -> String {
+        each!(self, p => p.fen())
+    }
+
+    /// Applies rule options written `key=value,key=value` (Xiangqi: `repetition=seed|asian`;
+    /// Banqi: the options of its rules §10). Unknown options and values are errors, never
+    /// ignored.
     pub fn apply_options(&mut self, spec: &str) -> Result<(), GameError> {
-        for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let (key, value) = item
-                .split_once('=')
-                .ok_or_else(|| GameError::Position(format!("option '{item}' is not key=value")))?;
-            match (self as &mut AnyGame, key.trim()) {
-                (AnyGame::Xiangqi(p), "repetition") => {
-                    let rule = xiangqi::RepetitionRule::parse(value.trim()).ok_or_else(|| {
-                        GameError::Position(format!(
-                            "repetition must be seed or asian, not '{value}'"
-                        ))
-                    })?;
-                    *p = p.clone().with_options(xiangqi::Options { repetition: rule });
+        let spec = spec.trim();
+        if spec.is_empty() {
+            return Ok(());
+        }
+        match self {
+            AnyGame::Xiangqi(p) => {
+                let mut options = p.options();
+                for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                    match item.split_once('=') {
+                        Some(("repetition", value)) => {
+                            options.repetition = xiangqi::RepetitionRule::parse(value.trim())
+                                .ok_or_else(|| {
+                                    position_error(format!(
+                                        "repetition must be seed or asian, not '{value}'"
+                                    ))
+                                })?;
+                        }
+                        _ => {
+                            return Err(position_error(format!(
+                                "Xiangqi has no option '{item}' (it has repetition=seed|asian)"
+                            )));
+                        }
+                    }
                 }
-                (_, key) => {
-                    return Err(GameError::Position(format!(
-                        "{} has no option '{key}'",
-                        self.kind().title()
-                    )));
-                }
+                *p = p.clone().with_options(options);
+            }
+            AnyGame::Banqi(p) => {
+                let options: banqi::Options = spec.parse().map_err(position_error)?;
+                *p = p.clone().with_options(options);
+            }
+            AnyGame::BanqiDealt(p) => {
+                let options: banqi::Options = spec.parse().map_err(position_error)?;
+                *p = p.clone().with_options(options);
+            }
+            AnyGame::ChessBattle(_) => {
+                return Err(position_error(format!("Chess-Battle has no options ('{spec}')")));
             }
         }
         Ok(())
     }
 
-    /// The rule options as `key=value,…`.
+    /// The rule options as `key=value,…` (empty when the game has none).
     pub fn options(&self) -> String {
         match self {
             AnyGame::Xiangqi(p) => format!("repetition={}", p.options().repetition.as_str()),
+            AnyGame::Banqi(p) => p.options().to_string(),
+            AnyGame::BanqiDealt(p) => p.options().to_string(),
+            AnyGame::ChessBattle(_) => String::new(),
         }
     }
 
     /// Who acts next, by the position alone.
     pub fn next(&self) -> Next {
-        match self {
-            AnyGame::Xiangqi(p) => p.next(),
-        }
+        each!(self, p => p.next())
     }
 
-    /// The seat to move.
+    /// The seat to move (or to move after a pending chance event).
     pub fn mover(&self) -> Side {
-        match self {
-            AnyGame::Xiangqi(p) => p.mover(),
-        }
+        each!(self, p => p.mover())
     }
 
-    /// Whether the side to move is in check (games with check).
+    /// Whether the side to move is in check (false in games without check).
     pub fn in_check(&self) -> bool {
         match self {
             AnyGame::Xiangqi(p) => p.in_check(),
+            AnyGame::ChessBattle(p) => p.in_check(),
+            AnyGame::Banqi(_) | AnyGame::BanqiDealt(_) => false,
         }
     }
 
     /// Every legal move.
     pub fn legal_moves(&self) -> Vec<AnyMove> {
         match self {
-            AnyGame::Xiangqi(p) => {
-                let mut buf = MoveBuf::new();
-                Rules::legal_moves(p, &mut buf);
-                buf.iter().map(|&m| AnyMove::Xiangqi(m)).collect()
-            }
+            AnyGame::Xiangqi(p) => listed(p, AnyMove::Xiangqi),
+            AnyGame::Banqi(p) => listed(p, AnyMove::Banqi),
+            AnyGame::BanqiDealt(p) => listed(p, AnyMove::Banqi),
+            AnyGame::ChessBattle(p) => listed(p, AnyMove::ChessBattle),
         }
     }
 
-    /// Reads a move in the game's canonical notation and checks it.
+    /// Reads a move in any of the game's notations and checks it.
     pub fn parse_move(&self, text: &str) -> Result<AnyMove, GameError> {
         match self {
-            AnyGame::Xiangqi(p) => {
-                p.parse_move(text).map(AnyMove::Xiangqi).map_err(|e| GameError::Move(e.to_string()))
+            AnyGame::Xiangqi(p) => p.parse_move(text).map(AnyMove::Xiangqi).map_err(move_error),
+            AnyGame::Banqi(p) => p.parse_move(text).map(AnyMove::Banqi).map_err(move_error),
+            AnyGame::BanqiDealt(p) => p.parse_move(text).map(AnyMove::Banqi).map_err(move_error),
+            AnyGame::ChessBattle(p) => {
+                p.parse_move(text).map(AnyMove::ChessBattle).map_err(move_error)
             }
         }
     }
@@ -130,6 +213,20 @@ impl AnyGame {
     pub fn move_text(&self, mv: AnyMove) -> String {
         match (self, mv) {
             (AnyGame::Xiangqi(p), AnyMove::Xiangqi(m)) => p.move_to_string(m),
+            (AnyGame::Banqi(p), AnyMove::Banqi(m)) => p.move_to_string(m),
+            (AnyGame::BanqiDealt(p), AnyMove::Banqi(m)) => p.move_to_string(m),
+            (AnyGame::ChessBattle(p), AnyMove::ChessBattle(m)) => p.move_to_string(m),
+            _ => String::from("?"),
+        }
+    }
+
+    /// The move as the engine protocol writes it: Banqi's compact form (`d2d2` for a flip),
+    /// the canonical text elsewhere.
+    pub fn engine_move_text(&self, mv: AnyMove) -> String {
+        match (self, mv) {
+            (AnyGame::Banqi(p), AnyMove::Banqi(m)) => p.move_to_compact(m),
+            (AnyGame::BanqiDealt(p), AnyMove::Banqi(m)) => p.move_to_compact(m),
+            _ => self.move_text(mv),
         }
     }
 
@@ -137,6 +234,7 @@ impl AnyGame {
     pub fn display_move(&self, mv: AnyMove) -> String {
         match (self, mv) {
             (AnyGame::Xiangqi(p), AnyMove::Xiangqi(m)) => p.wxf(m),
+            _ => self.move_text(mv),
         }
     }
 
@@ -144,49 +242,94 @@ impl AnyGame {
     pub fn play(&mut self, mv: AnyMove) -> Result<(), GameError> {
         match (self, mv) {
             (AnyGame::Xiangqi(p), AnyMove::Xiangqi(m)) => p.play(m),
+            (AnyGame::Banqi(p), AnyMove::Banqi(m)) => p.play(m),
+            (AnyGame::BanqiDealt(p), AnyMove::Banqi(m)) => p.play(m),
+            (AnyGame::ChessBattle(p), AnyMove::ChessBattle(m)) => p.play(m),
+            _ => return Err(GameError::WrongGame),
         }
+        Ok(())
+    }
+
+    /// The outcomes of a pending chance event as text (a Banqi piece letter) with weights.
+    pub fn chance_outcomes(&self) -> Vec<(String, u32)> {
+        match self {
+            AnyGame::Banqi(p) => {
+                let mut out: Vec<Weighted<banqi::Piece>> = Vec::new();
+                p.chance_outcomes(&mut out);
+                out.iter().map(|w| (w.outcome.letter().to_string(), w.weight)).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Resolves a pending chance event with an outcome named as by
+    /// [`AnyGame::chance_outcomes`].
+    pub fn resolve_text(&mut self, text: &str) -> Result<(), GameError> {
+        let AnyGame::Banqi(p) = self else {
+            return Err(move_error("no chance event is pending"));
+        };
+        let mut out = Vec::new();
+        p.chance_outcomes(&mut out);
+        let piece = text
+            .chars()
+            .next()
+            .filter(|_| text.chars().count() == 1)
+            .and_then(banqi::Piece::from_letter)
+            .filter(|piece| out.iter().any(|w| w.outcome == *piece))
+            .ok_or_else(|| move_error(format!("'{text}' is not a possible flip result here")))?;
+        p.resolve(piece);
         Ok(())
     }
 
     /// Perft: leaves of the legal-move tree `depth` plies deep.
     pub fn perft(&self, depth: u32) -> u64 {
-        match self {
-            AnyGame::Xiangqi(p) => cannonade_core::perft(p, depth),
-        }
+        each!(self, p => cannonade_core::perft(p, depth))
     }
 
-    /// Perft split by first move, as `(move text, leaves)`; `progress` sees each root move.
+    /// Perft split by first move, as `(engine move text, leaves)`; `progress` sees each root
+    /// move.
     pub fn divide(&self, depth: u32, mut progress: impl FnMut(&str, u64)) -> Vec<(String, u64)> {
-        match self {
-            AnyGame::Xiangqi(p) => cannonade_core::divide(p, depth, |m, n| {
-                progress(&p.move_to_string(m), n);
-            })
+        let (moves, counts): (Vec<AnyMove>, Vec<u64>) = match self {
+            AnyGame::Xiangqi(p) => {
+                split(cannonade_core::divide(p, depth, |_, _| {}), AnyMove::Xiangqi)
+            }
+            AnyGame::Banqi(p) => split(cannonade_core::divide(p, depth, |_, _| {}), AnyMove::Banqi),
+            AnyGame::BanqiDealt(p) => {
+                split(cannonade_core::divide(p, depth, |_, _| {}), AnyMove::Banqi)
+            }
+            AnyGame::ChessBattle(p) => {
+                split(cannonade_core::divide(p, depth, |_, _| {}), AnyMove::ChessBattle)
+            }
+        };
+        moves
             .into_iter()
-            .map(|(m, n)| (p.move_to_string(m), n))
-            .collect(),
-        }
+            .zip(counts)
+            .map(|(m, n)| {
+                let text = self.engine_move_text(m);
+                progress(&text, n);
+                (text, n)
+            })
+            .collect()
     }
 
     /// Number of legal moves.
     pub fn count_legal(&self) -> u64 {
-        match self {
-            AnyGame::Xiangqi(p) => p.count_legal(),
-        }
+        each!(self, p => p.count_legal())
     }
 
     /// A readable board diagram.
     pub fn pretty(&self) -> String {
-        match self {
-            AnyGame::Xiangqi(p) => p.pretty(),
-        }
+        each!(self, p => p.pretty())
     }
 
     /// The position's hash.
     pub fn hash(&self) -> u64 {
-        match self {
-            AnyGame::Xiangqi(p) => p.hash(),
-        }
+        each!(self, p => Rules::hash(p))
     }
+}
+
+fn split<M>(parts: Vec<(M, u64)>, wrap: impl Fn(M) -> AnyMove) -> (Vec<AnyMove>, Vec<u64>) {
+    parts.into_iter().map(|(m, n)| (wrap(m), n)).unzip()
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -210,5 +353,29 @@ impl<'de> serde::Deserialize<'de> for AnyGame {
             AnyGame::from_fen(stored.game, &stored.fen).map_err(serde::de::Error::custom)?;
         game.apply_options(&stored.options).map_err(serde::de::Error::custom)?;
         Ok(game)
+    }
+}
+
+impl From<xiangqi::Position> for AnyGame {
+    fn from(p: xiangqi::Position) -> AnyGame {
+        AnyGame::Xiangqi(p)
+    }
+}
+
+impl From<banqi::Position> for AnyGame {
+    fn from(p: banqi::Position) -> AnyGame {
+        AnyGame::Banqi(p)
+    }
+}
+
+impl From<banqi::FullPosition> for AnyGame {
+    fn from(p: banqi::FullPosition) -> AnyGame {
+        AnyGame::BanqiDealt(p)
+    }
+}
+
+impl From<battle::Position> for AnyGame {
+    fn from(p: battle::Position) -> AnyGame {
+        AnyGame::ChessBattle(p)
     }
 }

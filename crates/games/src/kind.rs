@@ -46,7 +46,7 @@ impl GameKind {
 
     /// Whether this build plays the game.
     pub fn available(self) -> bool {
-        matches!(self, GameKind::Xiangqi)
+        matches!(self, GameKind::Xiangqi | GameKind::Banqi | GameKind::ChessBattle)
     }
 
     /// The games this build plays.

@@ -46,3 +46,40 @@ fn records_apply_history_rules_and_refuse_moves_after_the_end() {
     assert!(r.undo());
     assert!(matches!(r.next(), Next::Player(_)));
 }
+
+#[test]
+fn banqi_records_keep_flips_as_chance_and_write_them_back() {
+    let mut r = AnyRecord::new(AnyGame::start(GameKind::Banqi).unwrap());
+    r.play_text("a3=r").unwrap();
+    r.play_text("e1=p").unwrap();
+    assert_eq!(r.len(), 4, "two flips, each a move and a chance step");
+    assert_eq!(r.moves_text(), ["a3=r", "e1=p"]);
+    assert!(r.play_text("e4=Z").is_err());
+    assert_eq!(r.len(), 4, "a bad flip result changes nothing");
+    // A flip request leaves a chance event for the server to resolve.
+    r.play_text("e4?").unwrap();
+    assert_eq!(r.next(), Next::Chance);
+    assert!(r.resolve_text("K").is_ok());
+    assert!(!r.position().fen().contains('?'));
+    // The public view of a dealt position has no deal in it.
+    let dealt = AnyGame::from_fen(
+        GameKind::Banqi,
+        "XXXnXX2/rXRXbXXa/NXXXXPrX/XP1CAR1X b K1A1B2C1P2k1b1n1c2p4 4 40 BpAcppPnPkCbpKcB",
+    )
+    .unwrap();
+    assert_eq!(dealt.perft(2), 379);
+    assert_eq!(
+        dealt.public().fen(),
+        "XXXnXX2/rXRXbXXa/NXXXXPrX/XP1CAR1X b K1A1B2C1P2k1b1n1c2p4 4 40"
+    );
+}
+
+#[test]
+fn chessbattle_plays_through_the_enum() {
+    let mut g = AnyGame::start(GameKind::ChessBattle).unwrap();
+    assert_eq!(g.perft(2), 2704);
+    let mv = g.parse_move("d3-d5").unwrap();
+    assert_eq!(g.move_text(mv), "d3-d5");
+    g.play(mv).unwrap();
+    assert!(g.apply_options("anything=1").is_err());
+}
