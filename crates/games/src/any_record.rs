@@ -89,6 +89,12 @@ impl AnyRecord {
         if matches!(self.next(), Next::Over(_)) {
             return Err(GameError::GameOver);
         }
+        self.play_text_past_end(text)
+    }
+
+    /// Like [`AnyRecord::play_text`], but also after the rules have ended the game (a move
+    /// must still be legal). For analysis and engine protocols, where the GUI is the referee.
+    pub fn play_text_past_end(&mut self, text: &str) -> Result<AnyMove, GameError> {
         if let (AnyRecord::Banqi(_), Some((flip, revealed))) = (&*self, text.split_once('=')) {
             let mv = self.position().parse_move(&format!("{flip}?"))?;
             let mut after = self.position();
