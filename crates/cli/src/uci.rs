@@ -186,7 +186,9 @@ impl<W: Write + Send + 'static> Session<W> {
         for (i, text) in moves.iter().enumerate() {
             let engine_text =
                 self.gui_to_engine(text).map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
-            record.play_text_past_end(&engine_text).map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
+            record
+                .play_text_past_end(&engine_text)
+                .map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
         }
         Ok(record)
     }

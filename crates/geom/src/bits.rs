@@ -1,56 +1,37 @@
 //! Iteration over the set bits of a square set.
 
-/// Iterates the indices of the set bits of a `u128`, lowest first.
-#[derive(Clone, Copy, Debug)]
-pub struct Bits128(pub u128);
+macro_rules! bit_iterator {
+    ($name:ident, $int:ty) => {
+        #[doc = concat!("Iterates the indices of the set bits of a `", stringify!($int), "`, lowest first.")]
+        #[derive(Clone, Copy, Debug)]
+        pub struct $name(pub $int);
 
-impl Iterator for Bits128 {
-    type Item = u8;
+        impl Iterator for $name {
+            type Item = u8;
 
-    #[inline]
-    fn next(&mut self) -> Option<u8> {
-        if self.0 == 0 {
-            return None;
+            #[inline]
+            fn next(&mut self) -> Option<u8> {
+                if self.0 == 0 {
+                    return None;
+                }
+                let i = self.0.trailing_zeros() as u8;
+                self.0 &= self.0 - 1;
+                Some(i)
+            }
+
+            #[inline]
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                let n = self.0.count_ones() as usize;
+                (n, Some(n))
+            }
         }
-        let i = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Some(i)
-    }
 
-    #[inline]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
-        (n, Some(n))
-    }
+        impl ExactSizeIterator for $name {}
+    };
 }
 
-impl ExactSizeIterator for Bits128 {}
-
-/// Iterates the indices of the set bits of a `u64`, lowest first.
-#[derive(Clone, Copy, Debug)]
-pub struct Bits64(pub u64);
-
-impl Iterator for Bits64 {
-    type Item = u8;
-
-    #[inline]
-    fn next(&mut self) -> Option<u8> {
-        if self.0 == 0 {
-            return None;
-        }
-        let i = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Some(i)
-    }
-
-    #[inline]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for Bits64 {}
+bit_iterator!(Bits128, u128);
+bit_iterator!(Bits64, u64);
 
 #[cfg(test)]
 mod tests {

@@ -158,28 +158,21 @@ pub static FILE_SPREAD: [u128; 1024] = {
     t
 };
 
-/// Horse targets: `[square][blocked legs]`, leg bits N (+9) = 1, S (−9) = 2, E (+1) = 4,
-/// W (−1) = 8.
-pub static HORSE_MOVES: [[u128; 16]; 90] = {
+/// A horse table: for each square and each 4-bit mask of blocked points, the targets of the
+/// (blocking bit, two offsets) groups whose blocking point is free.
+const fn horse_table(groups: [(i32, [(i32, i32); 2]); 4]) -> [[u128; 16]; 90] {
     let mut t = [[0u128; 16]; 90];
     let mut s = 0;
     while s < 90 {
         let (f, r) = ((s % 9) as i32, (s / 9) as i32);
         let mut mask = 0;
         while mask < 16 {
-            // (leg bit, target offsets) for each leg.
-            let legs: [(i32, [(i32, i32); 2]); 4] = [
-                (1, [(1, 2), (-1, 2)]),
-                (2, [(1, -2), (-1, -2)]),
-                (4, [(2, 1), (2, -1)]),
-                (8, [(-2, 1), (-2, -1)]),
-            ];
             let mut l = 0;
             while l < 4 {
-                if mask & legs[l].0 == 0 {
+                if mask & groups[l].0 == 0 {
                     let mut k = 0;
                     while k < 2 {
-                        let (df, dr) = legs[l].1[k];
+                        let (df, dr) = groups[l].1[k];
                         if on_board(f + df, r + dr) {
                             t[s][mask as usize] |= 1u128 << sq(f + df, r + dr);
                         }
@@ -193,44 +186,26 @@ pub static HORSE_MOVES: [[u128; 16]; 90] = {
         s += 1;
     }
     t
-};
+}
+
+/// Horse targets: `[square][blocked legs]`, leg bits N (+9) = 1, S (−9) = 2, E (+1) = 4,
+/// W (−1) = 8.
+pub static HORSE_MOVES: [[u128; 16]; 90] = horse_table([
+    (1, [(1, 2), (-1, 2)]),
+    (2, [(1, -2), (-1, -2)]),
+    (4, [(2, 1), (2, -1)]),
+    (8, [(-2, 1), (-2, -1)]),
+]);
 
 /// Squares from which a horse attacks a square: `[square][blocked diagonal neighbours]`,
 /// bits NE (+10) = 1, NW (+8) = 2, SE (−8) = 4, SW (−10) = 8. An attacking horse's leg is the
 /// target's diagonal neighbour on its side.
-pub static HORSE_ATTACKERS: [[u128; 16]; 90] = {
-    let mut t = [[0u128; 16]; 90];
-    let mut s = 0;
-    while s < 90 {
-        let (f, r) = ((s % 9) as i32, (s / 9) as i32);
-        let mut mask = 0;
-        while mask < 16 {
-            let diags: [(i32, [(i32, i32); 2]); 4] = [
-                (1, [(1, 2), (2, 1)]),
-                (2, [(-1, 2), (-2, 1)]),
-                (4, [(1, -2), (2, -1)]),
-                (8, [(-1, -2), (-2, -1)]),
-            ];
-            let mut l = 0;
-            while l < 4 {
-                if mask & diags[l].0 == 0 {
-                    let mut k = 0;
-                    while k < 2 {
-                        let (df, dr) = diags[l].1[k];
-                        if on_board(f + df, r + dr) {
-                            t[s][mask as usize] |= 1u128 << sq(f + df, r + dr);
-                        }
-                        k += 1;
-                    }
-                }
-                l += 1;
-            }
-            mask += 1;
-        }
-        s += 1;
-    }
-    t
-};
+pub static HORSE_ATTACKERS: [[u128; 16]; 90] = horse_table([
+    (1, [(1, 2), (2, 1)]),
+    (2, [(-1, 2), (-2, 1)]),
+    (4, [(1, -2), (2, -1)]),
+    (8, [(-1, -2), (-2, -1)]),
+]);
 
 /// Elephant targets: `[square][blocked eyes]` (diagonal bits as in [`HORSE_ATTACKERS`]),
 /// never across the river.
