@@ -1,6 +1,6 @@
 //! The rules core of Cannonade: the [`Rules`] trait that every game implements and everything
 //! generic that stands on it — [`Next`] and [`Outcome`], seats ([`Side`]), move buffers,
-//! [`Record`] (a game's history with its adjudication), [`perft`], and, behind the `testkit`
+//! [`Record`] (a game's history with its adjudication), [`perft()`], and, behind the `testkit`
 //! feature, the random-playout conformance checks every game runs.
 //!
 //! The trait knows nothing about squares, pieces, evaluation or text: consumers that need

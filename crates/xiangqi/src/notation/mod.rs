@@ -1,6 +1,6 @@
 //! Display notations: WXF (English, rules §9.3) and traditional Chinese (§9.4).
 //!
-//! Both are built from one description of a move ([`Described`]): which piece (by file, or by
+//! Both are built from one description of a move ((`Described`)): which piece (by file, or by
 //! its place among same pieces on one file), the direction, and the last number. Reading
 //! either notation matches the text against the description of every legal move, so reading
 //! and writing cannot disagree.
