@@ -2,6 +2,7 @@
 
 mod bench;
 mod perft;
+mod play;
 mod uci;
 mod verify;
 
@@ -29,6 +30,8 @@ enum Command {
     Uci,
     /// Checks a finished Banqi game record: every flip must follow from the revealed seed.
     Verify(verify::Args),
+    /// Plays a game on the terminal board: hot-seat, or against the engine with --ai.
+    Play(play::Args),
 }
 
 fn main() -> Result<()> {
@@ -38,5 +41,6 @@ fn main() -> Result<()> {
         Command::Bench(args) => bench::run(args),
         Command::Uci => uci::run(),
         Command::Verify(args) => verify::run(args),
+        Command::Play(args) => play::run(args),
     }
 }
