@@ -286,3 +286,24 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod commander_tests {
+    use super::*;
+    use crate::BoardView;
+
+    /// Commander Chess's start (rules §4) reads onto the geometry before the game lands in
+    /// `AnyGame`: the drawing needs only this function.
+    #[test]
+    fn commander_start_reads_onto_its_board() {
+        let g = commander();
+        let fen = "6c4/1n2fh1hf2/3a2s2a1/2n1gt1tg2/2ie2m2ei/11/11/2IE2M2EI/2N1GT1TG2/3A2S2A1/1N2FH1HF2/6C4 r - - 0 1";
+        let view = BoardView::read(fen, &g).unwrap();
+        let at = |n: &str| view.at(g.parse(n).unwrap()).and_then(|o| o.first_colour());
+        assert_eq!(at("g1"), Some(true), "Red's commander");
+        assert_eq!(at("g12"), Some(false), "Blue's commander");
+        assert_eq!(at("b2"), Some(true), "Red's navy at sea");
+        assert_eq!(g.terrain(g.parse("b2").unwrap()), Terrain::Water);
+        assert_eq!(g.cells().filter(|c| view.at(*c).is_some()).count(), 38);
+    }
+}
