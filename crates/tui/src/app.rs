@@ -650,14 +650,21 @@ impl App {
                     let legal = self.record.position().legal_moves();
                     match result.best {
                         Some(mv) if ply == self.record.len() && legal.contains(&mv) => {
-                            self.engine_note = Some(format!(
-                                "depth {} · score {:+} · {} nodes",
-                                result.depth, result.score, result.nodes
+                            let side = self.record.position().mover();
+                            self.engine_note = Some(engine_note(
+                                &self.seat_name(side),
+                                result.depth,
+                                result.score,
                             ));
                             self.play(mv);
                         }
                         _ => self.engine_gave_up("the engine found no move"),
                     }
+                    true
+                }
+                Poll::Failed(why) => {
+                    self.engine = None;
+                    self.engine_gave_up(&format!("the engine failed ({why})"));
                     true
                 }
                 Poll::Lost => {
@@ -711,6 +718,16 @@ impl App {
     pub fn occupant(&self, cell: Cell) -> Option<&Occupant> {
         self.view.as_ref().ok().and_then(|v| v.at(cell))
     }
+}
+
+/// The engine's last verdict in a few words: `depth 5, +1.00 for Black`.
+fn engine_note(seat: &str, depth: u32, score: i32) -> String {
+    let verdict = if score.abs() >= cannonade_engine::MATE - 256 {
+        if score > 0 { "mating".to_string() } else { "being mated".to_string() }
+    } else {
+        format!("{:+.2}", score as f64 / 100.0)
+    };
+    format!("depth {depth}, {verdict} for {seat}")
 }
 
 /// Reads and replays a record file, with a message fit for the status line on failure.

@@ -89,7 +89,12 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     frame.render_widget(Paragraph::new(keys_line(app)), keys);
     match app.mode() {
-        Mode::Picker { options, index } => draw_picker(frame, board_area, app, options, *index),
+        // Over the move list when there is one, so the board (and the squares each choice
+        // names) stays in view.
+        Mode::Picker { options, index } => {
+            let over = if side_width > 0 { side_area } else { board_area };
+            draw_picker(frame, over, app, options, *index)
+        }
         Mode::Help => draw_help(frame, main, app),
         _ => {}
     }
@@ -390,7 +395,7 @@ fn draw_side(frame: &mut Frame, area: Rect, app: &App) {
         info.push(Line::styled(format!("rules: {options}"), Style::default().fg(Color::Gray)));
     }
     if let Some(note) = &app.engine_note {
-        info.push(Line::styled(format!("engine: {note}"), Style::default().fg(Color::Gray)));
+        info.push(Line::styled(note.clone(), Style::default().fg(Color::Gray)));
     }
     frame
         .render_widget(Paragraph::new(info).block(Block::bordered().title(" Players ")), info_area);
@@ -473,7 +478,7 @@ fn keys_line(app: &App) -> Line<'static> {
         Mode::Picker { .. } => Line::styled("↑↓ choose · 1-9 pick · Enter play · Esc back", dim),
         Mode::Help => Line::styled("any key closes the help", dim),
         Mode::Board => Line::styled(
-            "arrows · Enter play · : type move · u undo · s save · o load · f flip · ? help · q quit",
+            "←↑→↓ Enter · : type move · u undo · s save · o load · f flip · ? help · q quit",
             dim,
         ),
     }

@@ -10,7 +10,12 @@ use std::time::{Duration, Instant};
 enum Report {
     Progress(AnyProgress),
     Done(AnyResult),
+    Failed(String),
 }
+
+/// The name of the search thread; the panic hook of [`crate::run`] leaves the terminal alone
+/// for it (the board goes on and shows the failure).
+pub const ENGINE_THREAD: &str = "cannonade-engine";
 
 /// A search running on its own thread. Dropping it asks the search to stop; the thread ends
 /// by itself moments later and its answer is thrown away.
@@ -30,7 +35,9 @@ pub enum Poll {
     Thinking,
     /// The search finished with this result.
     Done(AnyResult),
-    /// The thread ended without an answer (it panicked): the board says so and goes on.
+    /// The search failed (a bug in it): the board shows why and goes on.
+    Failed(String),
+    /// The thread ended without an answer.
     Lost,
 }
 
@@ -41,13 +48,27 @@ impl EngineJob {
         let (tx, reports) = channel();
         let game = game.public();
         let flag = Arc::clone(&stop);
-        std::thread::spawn(move || {
+        let spawned = std::thread::Builder::new().name(ENGINE_THREAD.into()).spawn(move || {
             let progress = tx.clone();
-            let result = search_any(&game, &limits, &flag, |p| {
-                let _ = progress.send(Report::Progress(p.clone()));
+            let search = std::panic::AssertUnwindSafe(|| {
+                search_any(&game, &limits, &flag, |p| {
+                    let _ = progress.send(Report::Progress(p.clone()));
+                })
             });
-            let _ = tx.send(Report::Done(result));
+            let report = match std::panic::catch_unwind(search) {
+                Ok(result) => Report::Done(result),
+                Err(panic) => Report::Failed(
+                    panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "the search panicked".into()),
+                ),
+            };
+            let _ = tx.send(report);
         });
+        // No thread (out of resources): the receiver is disconnected and `poll` says Lost.
+        drop(spawned);
         EngineJob { stop, reports, started: Instant::now(), progress: None, ply }
     }
 
@@ -57,6 +78,7 @@ impl EngineJob {
             match self.reports.try_recv() {
                 Ok(Report::Progress(p)) => self.progress = Some(p),
                 Ok(Report::Done(r)) => return Poll::Done(r),
+                Ok(Report::Failed(why)) => return Poll::Failed(why),
                 Err(TryRecvError::Empty) => return Poll::Thinking,
                 Err(TryRecvError::Disconnected) => return Poll::Lost,
             }

@@ -33,7 +33,7 @@ mod terminal;
 pub use app::{App, Message, Mode, Purpose, Seat, load_record, local_start};
 pub use board_view::{BoardView, Occupant, Piece, ViewError, piece_label};
 pub use draw::{MIN_HEIGHT, MIN_WIDTH, draw};
-pub use engine_job::{EngineJob, Poll};
+pub use engine_job::{ENGINE_THREAD, EngineJob, Poll};
 pub use geometry::{Cell, Gap, Geometry, Palette, Terrain};
 pub use level::{MAX_LEVEL, MIN_LEVEL, limits_for_level};
 pub use move_choice::{MoveChoice, choices, square_names};

@@ -3,6 +3,7 @@
 
 use crate::app::App;
 use crate::draw::draw;
+use crate::engine_job::ENGINE_THREAD;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{self, Event, KeyEventKind};
@@ -42,12 +43,17 @@ impl Drop for Guard {
     }
 }
 
-/// A panic restores the terminal before the message is printed, so it can be read.
+/// A panic restores the terminal before the message is printed, so it can be read. The
+/// engine's thread is the exception: its panic is caught and shown on the board, which goes
+/// on, so the terminal must stay as it is and nothing may be printed over the screen.
 fn install_panic_hook() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
+            if std::thread::current().name() == Some(ENGINE_THREAD) {
+                return;
+            }
             restore_terminal();
             previous(info);
         }));
