@@ -3,7 +3,7 @@
 
 use crate::board::{NPOINTS, file, in_zone, rank, ray};
 use crate::piece::{Kind, Profile, Unit, air_radius, bit, colour, heroes, kinds};
-use crate::position::Board;
+use crate::position::{Board, NONE};
 use cannonade_geom::bits::Bits64;
 
 /// Profiles of every kind, plain and heroic.
@@ -209,5 +209,5 @@ pub(crate) fn line_clear(units: &[Unit; NPOINTS], a: u8, z: u8, ignore: u8) -> b
 /// Whether the two Commanders face each other (section 11.2).
 #[inline]
 pub(crate) fn facing(b: &Board) -> bool {
-    line_clear(&b.units, b.cmd[0], b.cmd[1], 0xFF)
+    b.cmd[0] != NONE && b.cmd[1] != NONE && line_clear(&b.units, b.cmd[0], b.cmd[1], NONE)
 }

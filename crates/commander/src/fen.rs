@@ -6,7 +6,7 @@
 use crate::attacks::{attacked, facing};
 use crate::board::{FILES, NPOINTS, can_stand, name};
 use crate::piece::{Kind, LEGAL, Unit, canonical_order, carrier, colour, heroes, kinds};
-use crate::position::{Board, Position, unit_of};
+use crate::position::{Board, NONE, Position, unit_of};
 use std::fmt;
 
 /// Why a FEN was rejected.
@@ -65,7 +65,8 @@ pub enum FenError {
         /// `"red"` or `"blue"`.
         side: &'static str,
     },
-    /// A side has no Commander (it has lost; such positions are not played on).
+    /// The side not to move has no Commander. (The side to move may lack it: its Commander
+    /// was captured in the last deploy turn and it has lost.)
     NoCommander {
         /// `"red"` or `"blue"`.
         side: &'static str,
@@ -253,7 +254,9 @@ impl Position {
             if commanders[c] > 1 {
                 return Err(FenError::TwoCommanders { side });
             }
-            if commanders[c] == 0 {
+            // Only the side to move can have lost its Commander (captured during the
+            // previous deploy turn; the game is then over).
+            if commanders[c] == 0 && c != turn {
                 return Err(FenError::NoCommander { side });
             }
         }
@@ -261,7 +264,7 @@ impl Position {
         if facing(&b) {
             return Err(FenError::CommandersFace);
         }
-        if attacked(&b, b.cmd[1 - turn], turn) {
+        if b.cmd[turn] != NONE && attacked(&b, b.cmd[1 - turn], turn) {
             return Err(FenError::OpponentInCheck);
         }
         Ok(Position { b, turn, halfmove, fullmove, points: [0, 0] })

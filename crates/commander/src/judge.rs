@@ -1,8 +1,9 @@
-//! The end of the game (section 12), in the rules' order: checkmate, stalemate, then the
+//! The end of the game (section 12), in the rules' order: a captured Commander (possible
+//! only in a later deploy step), checkmate, stalemate, then the
 //! draws — repetition (history, via [`Rules::adjudicate`]) and the 100-turn rule.
 
 use crate::movegen::generate;
-use crate::position::Position;
+use crate::position::{NONE, Position};
 use cannonade_core::{Next, Outcome, Reason, Record, Rules, Side};
 
 /// Turns without a capture after which the game is drawn (section 12.3).
@@ -23,6 +24,9 @@ impl Position {
     /// (12.3).
     pub(crate) fn judge(&self) -> Next {
         let side = seat(self.turn);
+        if self.b.cmd[self.turn] == NONE {
+            return Next::Over(Outcome::loss(side, Reason::Capture));
+        }
         if !self.has_legal_turn() {
             return Next::Over(if self.in_check() {
                 Outcome::loss(side, Reason::Checkmate)

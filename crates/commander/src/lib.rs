@@ -29,6 +29,8 @@
 #![forbid(unsafe_code)]
 
 mod attacks;
+#[cfg(test)]
+mod conformance_tests;
 pub mod board;
 mod fen;
 mod judge;
