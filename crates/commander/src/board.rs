@@ -248,7 +248,7 @@ mod tests {
 
     #[test]
     fn rays_and_zones() {
-        assert_eq!(ray(pt("a1"), NE).len(), 11);
+        assert_eq!(ray(pt("a1"), NE).len(), 10);
         assert_eq!(ray(pt("a1"), N).len(), 11);
         assert_eq!(ray(pt("k12"), E).len(), 0);
         let zone = |r| (0..132u8).filter(|&q| in_zone(pt("f6"), q, r)).count();
