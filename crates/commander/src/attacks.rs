@@ -11,7 +11,10 @@ pub(crate) static PROFILES: [[Profile; 2]; 11] = {
     let mut t = [[Profile::of(Kind::Commander, false); 2]; 11];
     let mut i = 0;
     while i < 11 {
-        t[i] = [Profile::of(Kind::from_index(i as u32), false), Profile::of(Kind::from_index(i as u32), true)];
+        t[i] = [
+            Profile::of(Kind::from_index(i as u32), false),
+            Profile::of(Kind::from_index(i as u32), true),
+        ];
         i += 1;
     }
     t
@@ -24,7 +27,14 @@ const MAX_REACH: usize = 5;
 /// with `blockers` units in between can capture a unit whose carrier is (`navy`) or is not a
 /// Navy — ignoring air defense (section 6.2, step 7a with the ranges of section 3).
 #[inline]
-pub(crate) fn reaches(kind: Kind, hero: bool, diag: bool, k: usize, blockers: u32, navy: bool) -> bool {
+pub(crate) fn reaches(
+    kind: Kind,
+    hero: bool,
+    diag: bool,
+    k: usize,
+    blockers: u32,
+    navy: bool,
+) -> bool {
     let pr = &PROFILES[kind as usize][hero as usize];
     if diag && !pr.diagonal {
         return false;

@@ -34,7 +34,8 @@ pub const SW: usize = 6;
 pub const NW: usize = 7;
 
 /// File and rank deltas of the eight directions.
-pub const DELTA: [(i8, i8); 8] = [(0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, -1), (-1, 1)];
+pub const DELTA: [(i8, i8); 8] =
+    [(0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, -1), (-1, 1)];
 
 /// The opposite direction.
 pub const fn opposite(d: usize) -> usize {

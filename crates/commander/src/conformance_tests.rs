@@ -17,12 +17,14 @@ fn reference_agrees_on_perft_positions_depth_2() {
         let mut buf = MoveBuf::new();
         root.legal_moves(&mut buf);
         let mut chances = Vec::new();
-        check_position(&root, &mut MoveBuf::new(), &mut chances, true).unwrap_or_else(|e| panic!("{}: {e}", root.fen()));
+        check_position(&root, &mut MoveBuf::new(), &mut chances, true)
+            .unwrap_or_else(|e| panic!("{}: {e}", root.fen()));
         for &mv in buf.iter() {
             let mut child = root.clone();
             child.play(mv);
-            check_position(&child, &mut MoveBuf::new(), &mut chances, true)
-                .unwrap_or_else(|e| panic!("{} after {}: {e}", root.fen(), root.move_to_string(mv)));
+            check_position(&child, &mut MoveBuf::new(), &mut chances, true).unwrap_or_else(|e| {
+                panic!("{} after {}: {e}", root.fen(), root.move_to_string(mv))
+            });
         }
     }
 }
@@ -53,7 +55,12 @@ fn reference_agrees_two_plies_from_the_start() {
             p2.play(m2);
             if let Err(e) = check_position(&p2, &mut MoveBuf::new(), &mut chances, true) {
                 diffs += 1;
-                eprintln!("{} {} -> {}: {e}", root.move_to_string(m1), p1.move_to_string(m2), p2.fen());
+                eprintln!(
+                    "{} {} -> {}: {e}",
+                    root.move_to_string(m1),
+                    p1.move_to_string(m2),
+                    p2.fen()
+                );
             }
         }
     }
@@ -141,7 +148,8 @@ const SPECIAL: [&str; 4] = [
 #[test]
 fn playouts_from_special_positions() {
     let cfg = Playouts { games: 40, max_steps: 200, seed: 11, reference_every: 5 };
-    run_playouts(|i| pos(SPECIAL[i as usize % SPECIAL.len()]), cfg).unwrap_or_else(|e| panic!("{e}"));
+    run_playouts(|i| pos(SPECIAL[i as usize % SPECIAL.len()]), cfg)
+        .unwrap_or_else(|e| panic!("{e}"));
 }
 
 /// 10,000 random games from the start with every conformance check (reference generator on
@@ -151,5 +159,8 @@ fn playouts_from_special_positions() {
 fn ten_thousand_games() {
     let cfg = Playouts { games: 10_000, max_steps: 1_000, seed: 2024, reference_every: 50 };
     let report = run_playouts(|_| Position::startpos(), cfg).unwrap_or_else(|e| panic!("{e}"));
-    println!("endings {:?} unfinished {} positions {}", report.endings, report.unfinished, report.positions);
+    println!(
+        "endings {:?} unfinished {} positions {}",
+        report.endings, report.unfinished, report.positions
+    );
 }

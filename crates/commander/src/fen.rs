@@ -92,7 +92,9 @@ impl fmt::Display for FenError {
             FenError::RankWidth { rank } => write!(f, "rank {rank} does not cover 11 points"),
             FenError::BadChar { rank, ch } => write!(f, "unexpected {ch:?} on rank {rank}"),
             FenError::BadNumber { rank } => write!(f, "bad run of empty points on rank {rank}"),
-            FenError::Parentheses { rank } => write!(f, "unbalanced or nested stack on rank {rank}"),
+            FenError::Parentheses { rank } => {
+                write!(f, "unbalanced or nested stack on rank {rank}")
+            }
             FenError::DanglingPlus { rank } => write!(f, "'+' without a piece on rank {rank}"),
             FenError::MixedCase { point } => write!(f, "mixed colours in the stack on {point}"),
             FenError::IllegalStack { point } => write!(f, "illegal stack on {point}"),
@@ -181,7 +183,7 @@ fn read_board(text: &str) -> Result<[Unit; NPOINTS], FenError> {
                 if after_number {
                     return Err(FenError::BadNumber { rank });
                 }
-                let mut n = (c - b'0') as u8;
+                let mut n = c - b'0';
                 i += 1;
                 if n == 1 && matches!(bytes.get(i), Some(b'0' | b'1')) {
                     n = 10 + bytes[i] - b'0';

@@ -29,9 +29,9 @@
 #![forbid(unsafe_code)]
 
 mod attacks;
+pub mod board;
 #[cfg(test)]
 mod conformance_tests;
-pub mod board;
 mod fen;
 mod judge;
 mod movegen;

@@ -66,6 +66,7 @@ pub(crate) fn unit_steps(b: &Board, s: u8, u: Unit, whole: bool, air: &AirMap, o
     // The start point counts as empty for the exposure test when nothing stays behind.
     let ignore = if kinds(b.units[s as usize]) == ks { s } else { NONE };
     let ndirs = if pr.diagonal { 8 } else { 4 };
+    #[allow(clippy::needless_range_loop)] // d indexes several tables
     for d in 0..ndirs {
         let diag = (d >= 4) as usize;
         let rm = pr.rm[diag] as usize;

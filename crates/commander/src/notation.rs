@@ -58,8 +58,12 @@ impl fmt::Display for MoveError {
             MoveError::NotAllowed(n) => write!(f, "step {n} is not a legal move"),
             MoveError::TooManySteps => write!(f, "more than three steps"),
             MoveError::CannotStay => write!(f, "the pieces left may not stand on the stack point"),
-            MoveError::StayMismatch => write!(f, "the pieces written as staying are not those left"),
-            MoveError::CommanderInDanger => write!(f, "the own Commander would be attacked or exposed"),
+            MoveError::StayMismatch => {
+                write!(f, "the pieces written as staying are not those left")
+            }
+            MoveError::CommanderInDanger => {
+                write!(f, "the own Commander would be attacked or exposed")
+            }
             MoveError::NoSuchMove => write!(f, "no legal turn matches"),
             MoveError::Ambiguous => write!(f, "several turns match"),
         }
@@ -128,7 +132,9 @@ impl Cur<'_> {
     }
 
     fn op(&mut self) -> Op {
-        for (c, op) in [(b'x', Op::Capture), (b'_', Op::Stay), (b'@', Op::Kamikaze), (b'&', Op::Combine)] {
+        for (c, op) in
+            [(b'x', Op::Capture), (b'_', Op::Stay), (b'@', Op::Kamikaze), (b'&', Op::Combine)]
+        {
             if self.eat(c) {
                 return op;
             }
@@ -178,7 +184,13 @@ impl Position {
         let steps = mv.steps();
         if steps.len() == 1 && steps[0].group == kinds(here) {
             let st = steps[0];
-            return format!("{}{}{}{}", unit_text(here, true), name(from), st.op.text(), name(st.to));
+            return format!(
+                "{}{}{}{}",
+                unit_text(here, true),
+                name(from),
+                st.op.text(),
+                name(st.to)
+            );
         }
         let mut nb = b.clone();
         let mut parts = Vec::with_capacity(steps.len());
@@ -251,7 +263,8 @@ impl Position {
                     while c.peek().is_some_and(|x| x.is_ascii_digit()) {
                         c.i += 1;
                     }
-                    let r: u8 = text[start..c.i].parse().map_err(|_| MoveError::Syntax("a rank"))?;
+                    let r: u8 =
+                        text[start..c.i].parse().map_err(|_| MoveError::Syntax("a rank"))?;
                     if !(1..=12).contains(&r) {
                         return Err(MoveError::Syntax("a rank 1-12"));
                     }

@@ -117,9 +117,11 @@ pub fn canonical_order(mask: u16) -> impl Iterator<Item = Kind> {
     let order = [Kind::AirForce, Kind::Tank];
     std::iter::once(carrier)
         .chain(order.into_iter().filter(move |k| *k != carrier && mask & k.bit() != 0))
-        .chain(Kind::ALL.into_iter().filter(move |k| {
-            *k != carrier && !order.contains(k) && mask & k.bit() != 0
-        }))
+        .chain(
+            Kind::ALL
+                .into_iter()
+                .filter(move |k| *k != carrier && !order.contains(k) && mask & k.bit() != 0),
+        )
 }
 
 /// The carrier of a set of kinds: Navy, else Air Force, else Tank, Engineer or Headquarters,

@@ -5,7 +5,9 @@
 use crate::attacks::{attacked, attackers, facing};
 use crate::board::{NPOINTS, Points, can_stand};
 use crate::moves::{Move, Op};
-use crate::piece::{Kind, Unit, bit, carrier, colour, heroes, kinds, make_unit, sub_unit, unit_points};
+use crate::piece::{
+    Kind, Unit, bit, carrier, colour, heroes, kinds, make_unit, sub_unit, unit_points,
+};
 use crate::zobrist::{side_key, unit_key};
 use cannonade_geom::bits::Bits64;
 
@@ -30,7 +32,13 @@ pub(crate) struct Board {
 impl Board {
     /// An empty board.
     pub(crate) fn empty() -> Board {
-        Board { units: [0; NPOINTS], occ: [Points::default(); 2], cmd: [NONE; 2], others: [0; 2], hash: 0 }
+        Board {
+            units: [0; NPOINTS],
+            occ: [Points::default(); 2],
+            cmd: [NONE; 2],
+            others: [0; 2],
+            hash: 0,
+        }
     }
 
     /// Puts `u` (0 = nothing) on `p`, keeping every derived field in step.
@@ -152,6 +160,7 @@ impl Board {
     }
 
     /// The Zobrist hash recomputed from scratch.
+    #[cfg(any(test, feature = "testkit"))]
     pub(crate) fn recompute_hash(&self) -> u64 {
         (0..NPOINTS as u8).fold(0, |h, p| h ^ unit_key(self.units[p as usize], p))
     }

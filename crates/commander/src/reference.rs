@@ -3,6 +3,8 @@
 //! sequence of deploy steps (every order, no pruning), judges each end position, and keeps
 //! for every distinct end board the least turn in [`Move`]'s order.
 
+#![allow(clippy::needless_range_loop)] // point indices are the clearest here
+
 use crate::moves::{Move, Op, Step};
 use crate::piece::{Kind, LEGAL, Unit, bit, carrier, colour, heroes, kinds, sub_unit};
 use crate::position::Position;
@@ -26,7 +28,8 @@ fn may_stand(navy: bool, p: usize) -> bool {
     if navy { water || mixed } else { !water }
 }
 
-const DIRS: [(i32, i32); 8] = [(0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, -1), (-1, 1)];
+const DIRS: [(i32, i32); 8] =
+    [(0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, -1), (-1, 1)];
 
 fn has(u: Unit, k: Kind) -> bool {
     kinds(u) & k.bit() != 0
@@ -97,7 +100,11 @@ fn options(b: &Units, s: usize, u: Unit, whole: bool, attack: bool) -> Vec<(usiz
     let air = carrier == Kind::AirForce;
     let heavy = matches!(carrier, Kind::Artillery | Kind::AntiAir | Kind::Missile);
     let past = matches!(carrier, Kind::Artillery | Kind::Missile | Kind::AirForce | Kind::Navy);
-    let all_dirs = hero || matches!(carrier, Kind::Militia | Kind::Artillery | Kind::Missile | Kind::AirForce | Kind::Navy);
+    let all_dirs = hero
+        || matches!(
+            carrier,
+            Kind::Militia | Kind::Artillery | Kind::Missile | Kind::AirForce | Kind::Navy
+        );
     let enemy_cmd = find_commander(b, 1 - me);
     let prov = providers(b, 1 - me);
     let leaves_empty = kinds(b[s]) == kinds(u);
@@ -162,8 +169,9 @@ fn options(b: &Units, s: usize, u: Unit, whole: bool, attack: bool) -> Vec<(usiz
                 let crossing = (sy <= 5) != (y <= 5);
                 let ford_ok = dx == 0 && (sx == 5 || sx == 7);
                 let (px, py) = (x - dx, y - dy);
-                let corner = [((2, 4), (3, 5)), ((3, 5), (2, 4)), ((2, 7), (3, 6)), ((3, 6), (2, 7))]
-                    .contains(&((px, py), (x, y)));
+                let corner =
+                    [((2, 4), (3, 5)), ((3, 5), (2, 4)), ((2, 7), (3, 6)), ((3, 6), (2, 7))]
+                        .contains(&((px, py), (x, y)));
                 shut = !may_stand(navy, p) || (heavy && crossing && !ford_ok) || (navy && corner);
             }
             let v = b[p];
@@ -205,7 +213,13 @@ fn options(b: &Units, s: usize, u: Unit, whole: bool, attack: bool) -> Vec<(usiz
                     out.push((p, Op::Combine));
                 }
             }
-            let blocks = if air { false } else if navy { has(v, Kind::Navy) } else { true };
+            let blocks = if air {
+                false
+            } else if navy {
+                has(v, Kind::Navy)
+            } else {
+                true
+            };
             if blocks {
                 passed = true;
             }
@@ -252,7 +266,9 @@ fn promotions(b: &mut Units, mover: usize) {
     for side in 0..2 {
         let pieces: Vec<(usize, Kind)> = (0..132)
             .filter(|&p| b[p] != 0 && colour(b[p]) == side)
-            .flat_map(|p| Kind::ALL.into_iter().filter(move |&k| k != Kind::Commander).map(move |k| (p, k)))
+            .flat_map(|p| {
+                Kind::ALL.into_iter().filter(move |&k| k != Kind::Commander).map(move |k| (p, k))
+            })
             .filter(|&(p, k)| has(b[p], k))
             .collect();
         if pieces.len() == 1 {
@@ -293,7 +309,15 @@ fn turn_ends_ok(b: &Units, s: usize, mover: usize) -> bool {
     !facing && !attacks(b, mine, 1 - mover)
 }
 
-fn explore(b: &Units, s: usize, free: u16, full: u16, mover: usize, mv: &mut Move, out: &mut BTreeMap<Vec<Unit>, Move>) {
+fn explore(
+    b: &Units,
+    s: usize,
+    free: u16,
+    full: u16,
+    mover: usize,
+    mv: &mut Move,
+    out: &mut BTreeMap<Vec<Unit>, Move>,
+) {
     if mv.len == 3 {
         return;
     }
@@ -372,7 +396,9 @@ impl cannonade_core::testkit::Conformance for Position {
         }
         for p in 0..132u8 {
             let u = self.b.units[p as usize];
-            if u != 0 && (!LEGAL[kinds(u) as usize] || heroes(u) & !kinds(u) != 0 || !self.b.stands(p)) {
+            if u != 0
+                && (!LEGAL[kinds(u) as usize] || heroes(u) & !kinds(u) != 0 || !self.b.stands(p))
+            {
                 return Err(format!("bad unit on point {p}"));
             }
         }

@@ -29,14 +29,17 @@ fn e1_air_force_in_the_opening() {
     let p = pos(START_FEN);
     assert_eq!(
         turns_from(&p, &["Fe2"]),
-        set("Fe2e3 Fe2e5 Fe2e6 Fe2f3 Fe2g4 Fe2h5 Fe2i6 Fe2g2 Fe2f1 Fe2e1 Fe2d1 Fe2d2 Fe2c2 Fe2&b2 Fe2&c4")
+        set(
+            "Fe2e3 Fe2e5 Fe2e6 Fe2f3 Fe2g4 Fe2h5 Fe2i6 Fe2g2 Fe2f1 Fe2e1 Fe2d1 Fe2d2 Fe2c2 Fe2&b2 Fe2&c4"
+        )
     );
 }
 
 #[test]
 fn e2_commander_and_the_open_file() {
     let p = pos("6c4/11/9im/11/11/11/11/11/11/9IM/11/4C6 r - - 0 1");
-    let want: String = (2..=11).map(|r| format!("Ce1e{r} ")).collect::<String>() + "Ce1d1 Ce1c1 Ce1f1";
+    let want: String =
+        (2..=11).map(|r| format!("Ce1e{r} ")).collect::<String>() + "Ce1d1 Ce1c1 Ce1f1";
     assert_eq!(turns_from(&p, &["Ce1"]), set(&want));
 }
 
@@ -58,7 +61,9 @@ fn e5_artillery_and_the_river() {
     let p = pos("9c1/11/9im/11/4i6/6t4/11/4A6/11/9IM/11/10C r - - 0 1");
     assert_eq!(
         turns_from(&p, &["Ae5"]),
-        set("Ae5e6 Ae5xe8 Ae5f6 Ae5xg7 Ae5d6 Ae5f5 Ae5g5 Ae5h5 Ae5d5 Ae5c5 Ae5e4 Ae5e3 Ae5e2 Ae5f4 Ae5g3 Ae5h2 Ae5d4 Ae5c3")
+        set(
+            "Ae5e6 Ae5xe8 Ae5f6 Ae5xg7 Ae5d6 Ae5f5 Ae5g5 Ae5h5 Ae5d5 Ae5c5 Ae5e4 Ae5e3 Ae5e2 Ae5f4 Ae5g3 Ae5h2 Ae5d4 Ae5c3"
+        )
     );
 }
 
@@ -67,7 +72,9 @@ fn e6_navy() {
     let p = pos("9c1/11/1n7im/11/11/11/1N2i6/11/11/4i4IM/11/10C r - - 0 1");
     assert_eq!(
         turns_from(&p, &["Nb6"]),
-        set("Nb6b7 Nb6b8 Nb6b9 Nb6xb10 Nb6b5 Nb6b4 Nb6b3 Nb6b2 Nb6a6 Nb6a7 Nb6a5 Nb6c7 Nb6c5 Nb6c6 Nb6d6 Nb6xe6 Nb6_e3")
+        set(
+            "Nb6b7 Nb6b8 Nb6b9 Nb6xb10 Nb6b5 Nb6b4 Nb6b3 Nb6b2 Nb6a6 Nb6a7 Nb6a5 Nb6c7 Nb6c5 Nb6c6 Nb6d6 Nb6xe6 Nb6_e3"
+        )
     );
 }
 
@@ -76,7 +83,9 @@ fn e7_air_defense() {
     let p = pos("9c1/11/11/11/11/11/2M1g6/3Ii6/6i4/11/4F3s2/10C r - - 0 1");
     assert_eq!(
         turns_from(&p, &["Fe2"]),
-        set("Fe2e3 Fe2e4 Fe2@e5 Fe2@e6 Fe2f3 Fe2xg4 Fe2_g4 Fe2h5 Fe2i6 Fe2d3 Fe2c4 Fe2d2 Fe2c2 Fe2e1 Fe2d1 Fe2f1 Fe2f2 Fe2@i2")
+        set(
+            "Fe2e3 Fe2e4 Fe2@e5 Fe2@e6 Fe2f3 Fe2xg4 Fe2_g4 Fe2h5 Fe2i6 Fe2d3 Fe2c4 Fe2d2 Fe2c2 Fe2e1 Fe2d1 Fe2f1 Fe2f2 Fe2@i2"
+        )
     );
     let want: String = (3..=11).map(|r| format!("Ck1k{r} ")).collect();
     assert_eq!(turns_from(&p, &["Ck1"]), set(&want));
@@ -88,7 +97,10 @@ fn e8_deploy() {
     let all = turns_from(&p, &["(TI)e4", "e4:"]);
     assert_eq!(all.len(), 48);
     let whole: BTreeSet<String> = all.iter().filter(|t| t.starts_with("(TI)")).cloned().collect();
-    assert_eq!(whole, set("(TI)e4e5 (TI)e4xe6 (TI)e4f4 (TI)e4g4 (TI)e4d4 (TI)e4c4 (TI)e4e3 (TI)e4e2"));
+    assert_eq!(
+        whole,
+        set("(TI)e4e5 (TI)e4xe6 (TI)e4f4 (TI)e4g4 (TI)e4d4 (TI)e4c4 (TI)e4e3 (TI)e4e2")
+    );
     assert_eq!(all.iter().filter(|t| t.starts_with("e4:I:")).count(), 8);
     let inf: BTreeSet<String> = all.iter().filter(|t| t.starts_with("e4:T:")).cloned().collect();
     assert_eq!(inf, set("e4:T:I>e5 e4:T:I>d4 e4:T:I>f4 e4:T:I>e3"));
@@ -162,7 +174,9 @@ fn e14_ship_at_the_river_corner() {
     let p = pos("9c1/11/9im/11/11/11/3i7/2N8/11/9IM/11/10C r - - 0 1");
     assert_eq!(
         turns_from(&p, &["Nc5"]),
-        set("Nc5c6 Nc5c7 Nc5c8 Nc5c9 Nc5c4 Nc5c3 Nc5c2 Nc5c1 Nc5b5 Nc5a5 Nc5b6 Nc5a7 Nc5b4 Nc5a3 Nc5xd6")
+        set(
+            "Nc5c6 Nc5c7 Nc5c8 Nc5c9 Nc5c4 Nc5c3 Nc5c2 Nc5c1 Nc5b5 Nc5a5 Nc5b6 Nc5a7 Nc5b4 Nc5a3 Nc5xd6"
+        )
     );
 }
 
@@ -171,7 +185,9 @@ fn e15_landing_inside_a_zone() {
     let p = pos("9c1/11/9im/11/11/11/4g6/4T6/11/9IM/4F6/10C r - - 0 1");
     assert_eq!(
         turns_from(&p, &["Fe2"]),
-        set("Fe2e3 Fe2e4 Fe2&e5 Fe2@e6 Fe2f3 Fe2g4 Fe2h5 Fe2i6 Fe2f2 Fe2g2 Fe2h2 Fe2i2 Fe2d3 Fe2c4 Fe2d2 Fe2c2 Fe2e1 Fe2d1 Fe2f1")
+        set(
+            "Fe2e3 Fe2e4 Fe2&e5 Fe2@e6 Fe2f3 Fe2g4 Fe2h5 Fe2i6 Fe2f2 Fe2g2 Fe2h2 Fe2i2 Fe2d3 Fe2c4 Fe2d2 Fe2c2 Fe2e1 Fe2d1 Fe2f1"
+        )
     );
 }
 

@@ -52,7 +52,10 @@ fn last_guard_counts_stacked_pieces_d16() {
 fn fen_round_trip_and_stack_order() {
     let p = pos("9c1/11/9im/11/11/11/11/11/1(TFN)9/9IM/11/10C r - - 0 1");
     assert_eq!(p.fen(), "9c1/11/9im/11/11/11/11/11/1(NFT)9/9IM/11/10C r - - 0 1");
-    assert_eq!(pos("9c1/11/9im/11/11/11/11/11/11/9IM/11/10C").fen(), "9c1/11/9im/11/11/11/11/11/11/9IM/11/10C r - - 0 1");
+    assert_eq!(
+        pos("9c1/11/9im/11/11/11/11/11/11/9IM/11/10C").fen(),
+        "9c1/11/9im/11/11/11/11/11/11/9IM/11/10C r - - 0 1"
+    );
     assert_eq!(Position::startpos().fen(), START_FEN);
 }
 
@@ -62,15 +65,33 @@ fn fen_errors_name_the_problem() {
     assert_eq!(err(""), FenError::Empty);
     assert_eq!(err("11/11"), FenError::RankCount(2));
     assert_eq!(err("9c/11/9im/11/11/11/11/11/11/9IM/11/10C"), FenError::RankWidth { rank: 12 });
-    assert!(matches!(err("9c1/11/9im/11/11/11/11/11/11/9IM/11/10(C"), FenError::Parentheses { .. }));
-    assert!(matches!(err("9c1/11/9im/11/11/11/11/11/11/9IM/11/9+1C"), FenError::DanglingPlus { .. }));
+    assert!(matches!(
+        err("9c1/11/9im/11/11/11/11/11/11/9IM/11/10(C"),
+        FenError::Parentheses { .. }
+    ));
+    assert!(matches!(
+        err("9c1/11/9im/11/11/11/11/11/11/9IM/11/9+1C"),
+        FenError::DanglingPlus { .. }
+    ));
     assert!(matches!(err("9c1/11/9im/11/11/11/11/11/11/9IM/11/9(Tc)"), FenError::MixedCase { .. }));
-    assert!(matches!(err("9c1/11/9im/11/11/11/11/11/11/9IM/11/9(TA)"), FenError::IllegalStack { .. }));
+    assert!(matches!(
+        err("9c1/11/9im/11/11/11/11/11/11/9IM/11/9(TA)"),
+        FenError::IllegalStack { .. }
+    ));
     assert!(matches!(err("9c1/11/9im/11/11/11/11/11/11/9IM/11/T9C"), FenError::CannotStand { .. }));
-    assert!(matches!(err("9c1/11/9im/11/11/11/11/11/11/9IM/11/9CC"), FenError::TwoCommanders { .. }));
-    assert!(matches!(err("9c1/11/9im/11/11/11/11/11/11/9IM/11/11 b"), FenError::NoCommander { .. }));
+    assert!(matches!(
+        err("9c1/11/9im/11/11/11/11/11/11/9IM/11/9CC"),
+        FenError::TwoCommanders { .. }
+    ));
+    assert!(matches!(
+        err("9c1/11/9im/11/11/11/11/11/11/9IM/11/11 b"),
+        FenError::NoCommander { .. }
+    ));
     assert!(matches!(err("9c1/11/9im/11/11/11/11/11/11/9IM/11/10C x"), FenError::BadSide(_)));
-    assert!(matches!(err("9c1/11/9im/11/11/11/11/11/11/9IM/11/10C r - - z"), FenError::BadCounter(_)));
+    assert!(matches!(
+        err("9c1/11/9im/11/11/11/11/11/11/9IM/11/10C r - - z"),
+        FenError::BadCounter(_)
+    ));
     assert_eq!(err("9c1/11/11/11/11/11/11/11/11/11/11/9C1"), FenError::CommandersFace);
     assert!(matches!(err("9c1/11/9im/11/11/11/11/11/11/9IM/11/9(12"), FenError::BadChar { .. }));
 }
@@ -99,7 +120,9 @@ fn peer_short_form_when_unambiguous() {
     assert_eq!(s("Fe6"), Err(MoveError::Ambiguous));
     assert_eq!(s("F2e6"), Err(MoveError::Ambiguous));
     assert_eq!(s("F&c4").as_deref(), Ok("Fe2&c4"));
-    let p = pos("6c4/1n2fh1hf2/3a2s2a1/2n1gt1tg2/3e2m2ei/2i8/11/2IE5EI/2N1G(TM)1TG2/3A2S2A1/1N2FH1HF2/6C4 r - - 2 2");
+    let p = pos(
+        "6c4/1n2fh1hf2/3a2s2a1/2n1gt1tg2/3e2m2ei/2i8/11/2IE5EI/2N1G(TM)1TG2/3A2S2A1/1N2FH1HF2/6C4 r - - 2 2",
+    );
     let mv = p.parse_move("M<T>f6").expect("deploy short form");
     assert_eq!(p.move_to_string(mv), "f4:M:T>f6");
 }

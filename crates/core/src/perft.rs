@@ -7,8 +7,7 @@ use crate::{MoveBuf, Rules, Weighted};
 /// outcome is a separate branch. A leaf is never expanded, so the last ply is counted in bulk
 /// with [`Rules::count_legal`].
 pub fn perft<G: Rules>(pos: &G, depth: u32) -> u64 {
-    let mut bufs: Vec<MoveBuf<G::Move>> =
-        (0..depth).map(|_| MoveBuf::with_capacity(128)).collect();
+    let mut bufs: Vec<MoveBuf<G::Move>> = (0..depth).map(|_| MoveBuf::with_capacity(128)).collect();
     let mut chances = Vec::new();
     count(pos, depth, &mut bufs, &mut chances)
 }
@@ -22,8 +21,7 @@ pub fn divide<G: Rules>(
 ) -> Vec<(G::Move, u64)> {
     let mut root = MoveBuf::new();
     pos.legal_moves(&mut root);
-    let mut bufs: Vec<MoveBuf<G::Move>> =
-        (0..depth).map(|_| MoveBuf::with_capacity(128)).collect();
+    let mut bufs: Vec<MoveBuf<G::Move>> = (0..depth).map(|_| MoveBuf::with_capacity(128)).collect();
     let mut chances = Vec::new();
     let mut out = Vec::with_capacity(root.len());
     for &mv in root.iter() {

@@ -115,7 +115,10 @@ pub fn run_playouts<G: Conformance>(
                 }
                 Next::Player(side) => {
                     if side != pos.mover() {
-                        return Err(format!("{}: next() says {side:?} but mover() differs", where_()));
+                        return Err(format!(
+                            "{}: next() says {side:?} but mover() differs",
+                            where_()
+                        ));
                     }
                     let mv = buf[rng.below(buf.len() as u64) as usize];
                     record.play(mv);
