@@ -157,7 +157,9 @@ fn playouts_from_special_positions() {
 #[test]
 #[ignore]
 fn ten_thousand_games() {
-    let cfg = Playouts { games: 10_000, max_steps: 1_000, seed: 2024, reference_every: 50 };
+    // `GAMES=n` runs a smaller sample with the same settings.
+    let games = std::env::var("GAMES").ok().and_then(|g| g.parse().ok()).unwrap_or(10_000);
+    let cfg = Playouts { games, max_steps: 1_000, seed: 2024, reference_every: 50 };
     let report = run_playouts(|_| Position::startpos(), cfg).unwrap_or_else(|e| panic!("{e}"));
     println!(
         "endings {:?} unfinished {} positions {}",
