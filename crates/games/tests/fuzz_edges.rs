@@ -15,6 +15,7 @@ fn positions() -> Vec<AnyGame> {
                 "XXXnXX2/rXRXbXXa/NXXXXPrX/XP1CAR1X b K1A1B2C1P2k1b1n1c2p4 4 40 BpAcppPnPkCbpKcB",
             ),
             (GameKind::ChessBattle, "1c1th3/2S5/12/12/12/12/12/m11/12/12/7S/4H3 r 0 1"),
+            (GameKind::Commander, "10c/11/9im/11/11/11/2i8/11/11/1(NFT)1I7/11/6C4 r - - 0 1"),
         ]
         .into_iter()
         .filter_map(|(k, fen)| AnyGame::from_fen(k, fen).ok()),
