@@ -18,7 +18,7 @@ fn positions(kind: GameKind) -> &'static str {
         GameKind::Xiangqi => include_str!("../../../testdata/bench/xiangqi.txt"),
         GameKind::Banqi => include_str!("../../../testdata/bench/banqi.txt"),
         GameKind::ChessBattle => include_str!("../../../testdata/bench/chessbattle.txt"),
-        GameKind::Commander => "",
+        GameKind::Commander => include_str!("../../../testdata/bench/commander.txt"),
     }
 }
 

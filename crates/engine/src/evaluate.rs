@@ -68,3 +68,12 @@ impl Evaluate for cannonade_battle::Position {
             .sum()
     }
 }
+
+impl Evaluate for cannonade_commander::Position {
+    /// The difference of the two sides' material in the game's own points.
+    fn evaluate(&self) -> i32 {
+        use cannonade_commander::points::material_value;
+        let us = self.turn();
+        material_value(self, us) as i32 - material_value(self, 1 - us) as i32
+    }
+}

@@ -71,6 +71,7 @@ pub fn search_any(
         AnyGame::Xiangqi(p) => run(&p, limits, stop, on_progress, AnyMove::Xiangqi),
         AnyGame::Banqi(p) => run(&p, limits, stop, on_progress, AnyMove::Banqi),
         AnyGame::ChessBattle(p) => run(&p, limits, stop, on_progress, AnyMove::ChessBattle),
+        AnyGame::Commander(p) => run(&p, limits, stop, on_progress, AnyMove::Commander),
         AnyGame::BanqiDealt(_) => unreachable!("public() removes the deal"),
     }
 }
