@@ -90,7 +90,7 @@ start banqi --ai 1
 wait_for "First to move"
 keys Enter
 wait_for "Moves (2)"
-[ "$(screen | grep -o '▓▓' | wc -l)" -eq 30 ] || fail "expected 30 face-down pieces"
+[ "$(screen | grep -E '^│ +[0-9]+ ' | grep -o '▓▓' | wc -l)" -eq 30 ] || fail "expected 30 face-down pieces"
 check "banqi flip and engine reply"
 keys q
 wait_for "EXITED 0"
@@ -103,6 +103,19 @@ type_text "e3-e4"
 keys Enter
 wait_for "White to move"
 check "chess-battle typed move"
+keys q
+wait_for "EXITED 0"
+
+# --- Commander Chess: terrain and a stack (the air force lands on the navy).
+start commander
+wait_for "Red to move"
+screen | grep -qF "▒▒▒▒▒" || fail "no fords on the river"
+keys :
+type_text "Fe2&b2"
+keys Enter
+wait_for "Fe2&b2"
+screen | grep -qF "NF" || fail "the stack is not drawn"
+check "commander stack"
 keys q
 wait_for "EXITED 0"
 

@@ -366,39 +366,52 @@ fn draw_gap(
 
 /// The players, whose turn it is, and the move list.
 fn draw_side(frame: &mut Frame, area: Rect, app: &App) {
-    let [info_area, moves_area] =
-        Layout::vertical([Constraint::Length(6), Constraint::Min(0)]).areas(area);
     let to_move = match app.next() {
         Next::Player(side) => Some(side),
         _ => None,
     };
+    let width = area.width.saturating_sub(2) as usize;
+    let dim = Style::default().fg(Color::Gray);
     let mut info = Vec::new();
     for side in [Side::First, Side::Second] {
         let marker = if to_move == Some(side) { "▶ " } else { "  " };
-        let name = app.seat_name(side);
+        let name = Span::styled(
+            format!("{marker}{}", app.seat_name(side)),
+            if to_move == Some(side) {
+                Style::default().add_modifier(Modifier::BOLD)
+            } else {
+                Style::default()
+            },
+        );
         let player = app.seat_player(side);
-        let style = if to_move == Some(side) {
-            Style::default().add_modifier(Modifier::BOLD)
+        if player.is_empty() {
+            info.push(Line::from(name));
+        } else if name.width() + 2 + player.len() <= width {
+            info.push(Line::from(vec![name, Span::styled(format!("  {player}"), dim)]));
         } else {
-            Style::default()
-        };
-        info.push(Line::from(vec![
-            Span::styled(format!("{marker}{name}"), style),
-            Span::styled(
-                if player.is_empty() { String::new() } else { format!("  {player}") },
-                Style::default().fg(Color::Gray),
-            ),
-        ]));
+            info.push(Line::from(name));
+            info.push(Line::styled(format!("    {player}"), dim));
+        }
     }
     let options = app.record().start().options();
     if !options.is_empty() {
-        info.push(Line::styled(format!("rules: {options}"), Style::default().fg(Color::Gray)));
+        info.push(Line::styled(format!("rules: {options}"), dim));
+    }
+    let legend = app.geometry().legend;
+    if !legend.is_empty() {
+        info.push(Line::styled(legend, dim));
     }
     if let Some(note) = &app.engine_note {
-        info.push(Line::styled(note.clone(), Style::default().fg(Color::Gray)));
+        info.push(Line::styled(note.clone(), dim));
     }
-    frame
-        .render_widget(Paragraph::new(info).block(Block::bordered().title(" Players ")), info_area);
+    // Long lines wrap: the block grows to hold them, leaving the rest to the moves.
+    let rows: usize = info.iter().map(|l| l.width().max(1).div_ceil(width.max(1))).sum();
+    let [info_area, moves_area] =
+        Layout::vertical([Constraint::Length(rows as u16 + 2), Constraint::Min(3)]).areas(area);
+    frame.render_widget(
+        Paragraph::new(info).wrap(Wrap { trim: false }).block(Block::bordered().title(" Players ")),
+        info_area,
+    );
     let mut lines: Vec<Line> = Vec::new();
     for (n, pair) in app.history.chunks(2).enumerate() {
         let first = pair.first().cloned().unwrap_or_default();

@@ -77,6 +77,8 @@ pub struct Geometry {
     pub gaps: Vec<Gap>,
     /// What the two seats are called before anything else is known.
     pub seat_names: [&'static str; 2],
+    /// A line explaining the marks and colours particular to this board (may be empty).
+    pub legend: &'static str,
 }
 
 impl Geometry {
@@ -104,6 +106,7 @@ impl Geometry {
             terrain: vec![Terrain::Plain; n],
             gaps: Vec::new(),
             seat_names: ["First", "Second"],
+            legend: "",
         }
     }
 
@@ -175,6 +178,7 @@ fn xiangqi() -> Geometry {
     g.chinese = true;
     g.seat_names = ["Red", "Black"];
     g.set_terrain(3..6, &[0, 1, 2, 7, 8, 9], Terrain::Palace);
+    g.legend = "palaces shaded, ╳ their centres";
     g.gaps.push(Gap {
         below: 4,
         label: "楚 河      漢 界".into(),
@@ -189,6 +193,7 @@ fn banqi() -> Geometry {
     let mut g = Geometry::plain(8, 4);
     g.chinese = true;
     g.checkered = true;
+    g.legend = "▓▓ face down (letters: ?)";
     g
 }
 
@@ -217,7 +222,8 @@ fn commander() -> Geometry {
     g.set_terrain(0..2, &all, Terrain::Water);
     g.set_terrain(2..3, &all, Terrain::Mixed);
     g.set_terrain(3..5, &[5, 6], Terrain::Mixed);
-    g.gaps.push(Gap { below: 5, label: "river".into(), fords: vec![5, 7], from_file: 2 });
+    g.gaps.push(Gap { below: 5, label: String::new(), fords: vec![5, 7], from_file: 2 });
+    g.legend = "sea/coast in blue, ▒ fords";
     g
 }
 

@@ -191,17 +191,23 @@ fn a_typed_move_is_played_and_bad_text_gives_a_message() {
 fn banqi_flips_with_one_enter_and_shows_only_the_public_board() {
     let mut a = app(GameKind::Banqi);
     let before = text(&a);
-    assert_eq!(before.matches("▓▓").count(), 32, "{before}");
+    // 32 on the board, and one in the legend of the side panel.
+    assert_eq!(before.matches("▓▓").count(), 32 + 1, "{before}");
     // The local game holds a deal; the screen never shows it.
     assert_ne!(a.record().position(), a.record().position().public());
     a.press(KeyCode::Enter);
     assert_eq!(a.record().len(), 1);
     let after = text(&a);
-    assert_eq!(after.matches("▓▓").count(), 31, "{after}");
+    assert_eq!(after.matches("▓▓").count(), 31 + 1, "{after}");
     assert!(after.contains("=") && after.contains("(red)") && after.contains("(black)"), "{after}");
     // With letters instead of Chinese pieces the face-down pieces are '?'.
     a.press(KeyCode::Char('g'));
-    assert_eq!(text(&a).matches('?').count(), 31 + 1, "31 on the board, 1 in the keys line");
+    let letters = text(&a);
+    assert_eq!(
+        letters.matches('?').count(),
+        31 + 2,
+        "31 on the board, the legend's and the keys line's:\n{letters}"
+    );
 }
 
 #[test]
