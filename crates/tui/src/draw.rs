@@ -485,7 +485,7 @@ fn keys_line(app: &App) -> Line<'static> {
                 Span::styled(label, Style::default().fg(Color::Cyan)),
                 Span::raw(text.clone()),
                 Span::styled("█", Style::default().fg(Color::Gray)),
-                Span::styled("   Enter confirm · Esc cancel", dim),
+                Span::styled("   Enter confirm · Ctrl-U clear · Esc cancel", dim),
             ])
         }
         Mode::Picker { .. } => Line::styled("↑↓ choose · 1-9 pick · Enter play · Esc back", dim),
