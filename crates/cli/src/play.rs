@@ -43,10 +43,10 @@ pub fn run(args: Args) -> Result<()> {
     let record = match (&args.load, kind) {
         (Some(path), kind) => {
             let record = load_record(path).map_err(anyhow::Error::msg)?;
-            if let Some(kind) = kind {
-                if kind != record.kind() {
-                    bail!("{} holds a game of {}, not {}", path.display(), record.kind(), kind);
-                }
+            if let Some(kind) = kind
+                && kind != record.kind()
+            {
+                bail!("{} holds a game of {}, not {}", path.display(), record.kind(), kind);
             }
             if args.options.is_some() {
                 bail!("--options cannot change a loaded record's rules");

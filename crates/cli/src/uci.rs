@@ -279,10 +279,8 @@ impl<W: Write + Send + 'static> Session<W> {
 
 /// Move text from the engine in the GUI's notation.
 fn to_gui(text: &str, ranks_from_one: bool) -> String {
-    if ranks_from_one {
-        if let Ok(m) = UciMove::parse(text, Ranks::FromZero) {
-            return m.to_text(Ranks::FromOne);
-        }
+    if ranks_from_one && let Ok(m) = UciMove::parse(text, Ranks::FromZero) {
+        return m.to_text(Ranks::FromOne);
     }
     text.to_string()
 }

@@ -53,10 +53,10 @@ impl Position {
 /// occurrence of a position, then the 100-turn rule.
 pub(crate) fn adjudicate(record: &Record<Position>) -> Next {
     let next = record.position().judge();
-    if let Next::Over(o) = next {
-        if matches!(o.reason, Reason::Checkmate | Reason::Stalemate) {
-            return next;
-        }
+    if let Next::Over(o) = next
+        && matches!(o.reason, Reason::Checkmate | Reason::Stalemate)
+    {
+        return next;
     }
     if Position::occurrences(record) >= 3 {
         return Next::Over(Outcome::draw(Reason::Repetition));

@@ -131,12 +131,12 @@ fn options(b: &Units, s: usize, u: Unit, whole: bool, attack: bool) -> Vec<(usiz
         for k in 1.. {
             let (x, y) = (sx + k * dx, sy + k * dy);
             let Some(p) = at(x, y) else { break };
-            if carrier == Kind::Commander && !attack {
-                if let Some(e) = enemy_cmd {
-                    if e == p || faces(b, p, e, leaves_empty.then_some(s)) {
-                        break;
-                    }
-                }
+            if carrier == Kind::Commander
+                && !attack
+                && let Some(e) = enemy_cmd
+                && (e == p || faces(b, p, e, leaves_empty.then_some(s)))
+            {
+                break;
             }
             let mut kamikaze = false;
             if air && !hero {

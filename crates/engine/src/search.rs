@@ -53,7 +53,7 @@ impl<G: Evaluate> Searcher<'_, G> {
             return true;
         }
         if self.limits.nodes.is_some_and(|n| self.nodes >= n)
-            || (self.nodes % 1024 == 0
+            || (self.nodes.is_multiple_of(1024)
                 && (self.stop.load(Ordering::Relaxed)
                     || self.limits.time.is_some_and(|t| self.start.elapsed() >= t)))
         {

@@ -160,10 +160,10 @@ impl AnyRecord {
                     match step {
                         Step::Move(m) => out.push(r.positions()[i].move_to_string(*m)),
                         Step::Chance(piece) => {
-                            if let Some(last) = out.last_mut() {
-                                if let Some(square) = last.strip_suffix('?') {
-                                    *last = format!("{square}={}", piece.letter());
-                                }
+                            if let Some(last) = out.last_mut()
+                                && let Some(square) = last.strip_suffix('?')
+                            {
+                                *last = format!("{square}={}", piece.letter());
                             }
                         }
                     }

@@ -674,13 +674,13 @@ impl App {
                 }
             };
         }
-        if let Next::Player(side) = self.next() {
-            if let Seat::Engine(level) = self.seats[seat_index(side)] {
-                let position = self.record.position();
-                self.engine =
-                    Some(EngineJob::start(&position, limits_for_level(level), self.record.len()));
-                return true;
-            }
+        if let Next::Player(side) = self.next()
+            && let Seat::Engine(level) = self.seats[seat_index(side)]
+        {
+            let position = self.record.position();
+            self.engine =
+                Some(EngineJob::start(&position, limits_for_level(level), self.record.len()));
+            return true;
         }
         false
     }

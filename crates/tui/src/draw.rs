@@ -120,11 +120,11 @@ fn marks(app: &App) -> Marks {
             .extend(moves.iter().filter(|c| c.from() == Some(here)).filter_map(|c| c.target()));
         m.targets.remove(&here);
     }
-    if let Mode::Picker { options, index } = app.mode() {
-        if let Some(c) = options.get(*index).and_then(|&i| moves.get(i)) {
-            m.picked.extend(c.squares.iter().skip(2).copied());
-            m.targets.extend(c.target());
-        }
+    if let Mode::Picker { options, index } = app.mode()
+        && let Some(c) = options.get(*index).and_then(|&i| moves.get(i))
+    {
+        m.picked.extend(c.squares.iter().skip(2).copied());
+        m.targets.extend(c.target());
     }
     m.sources.extend(app.selected());
     m
@@ -320,11 +320,11 @@ fn draw_board(buf: &mut Buffer, area: Rect, app: &App) {
             }
         }
         y += ch;
-        if let Some(&next) = screen_ranks.get(i + 1) {
-            if let Some(gap) = g.gaps.iter().find(|gap| gap.below == rank.min(next)) {
-                draw_gap(buf, g, gap, x0, y, cw, &screen_col);
-                y += 1;
-            }
+        if let Some(&next) = screen_ranks.get(i + 1)
+            && let Some(gap) = g.gaps.iter().find(|gap| gap.below == rank.min(next))
+        {
+            draw_gap(buf, g, gap, x0, y, cw, &screen_col);
+            y += 1;
         }
     }
     for file in 0..g.files {
