@@ -495,6 +495,32 @@ mod tests {
     }
 
     #[test]
+    fn strength_options_set_levels_and_refuse_bad_values() {
+        let out = session("uci\n");
+        assert!(out.contains("option name Skill Level type spin default 10 min 1 max 10"), "{out}");
+        assert!(out.contains("option name UCI_LimitStrength type check default false"), "{out}");
+        assert!(
+            out.contains("option name UCI_Elo type spin default 2400 min 800 max 2400"),
+            "{out}"
+        );
+        let out = session(
+            "setoption name Skill Level value 1\nposition startpos\ngo depth 20\nisready\n",
+        );
+        // Level 1 searches one ply whatever the GUI asks.
+        assert!(out.contains("info depth 1 "), "{out}");
+        assert!(!out.contains("info depth 2 "), "{out}");
+        assert!(out.contains("bestmove "), "{out}");
+        let out = session(
+            "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 800\nposition startpos\ngo depth 20\nisready\n",
+        );
+        assert!(!out.contains("info depth 2 "), "{out}");
+        let out = session(
+            "setoption name Skill Level value 11\nsetoption name UCI_Elo value 100\nsetoption name Hash value 0\n",
+        );
+        assert_eq!(out.matches("info string error:").count(), 3, "{out}");
+    }
+
+    #[test]
     fn unavailable_variants_are_refused() {
         for kind in GameKind::ALL.into_iter().filter(|k| !k.available()) {
             let out = session(&format!("setoption name UCI_Variant value {kind}\n"));

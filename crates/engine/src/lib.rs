@@ -257,6 +257,43 @@ impl Engine {
     }
 }
 
+/// The static value of a position for its mover, without search: the evaluation, the
+/// outcome of a finished position, or at a chance node the weighted mean over the outcomes.
+/// For simple opponents (a greedy one-ply player) and tools.
+pub fn evaluate_any(game: &AnyGame) -> i32 {
+    fn value<G: Evaluate>(pos: &G) -> i32 {
+        if pos.chance_pending() {
+            let mut outcomes = Vec::new();
+            pos.chance_outcomes(&mut outcomes);
+            let total: i64 = outcomes.iter().map(|w| w.weight as i64).sum();
+            let sum: i64 = outcomes
+                .iter()
+                .map(|w| {
+                    let mut child = pos.clone();
+                    child.resolve(w.outcome);
+                    let v = value(&child);
+                    w.weight as i64 * if child.mover() == pos.mover() { v } else { -v } as i64
+                })
+                .sum();
+            return if total == 0 { 0 } else { (sum / total) as i32 };
+        }
+        match pos.quick_outcome() {
+            Some(o) => match o.winner {
+                None => 0,
+                Some(w) if w == pos.mover() => MATE,
+                Some(_) => -MATE,
+            },
+            None => pos.evaluate(),
+        }
+    }
+    match game.public() {
+        AnyGame::Xiangqi(p) => value(&p),
+        AnyGame::Banqi(p) => value(&p),
+        AnyGame::ChessBattle(p) => value(&p),
+        AnyGame::BanqiDealt(p) => value(&p.redact()),
+    }
+}
+
 /// Searches any game's position without history, with a fresh engine at full strength.
 ///
 /// A dealt Banqi position is searched through its public view: the engine never sees a deal.
