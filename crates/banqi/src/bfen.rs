@@ -231,7 +231,7 @@ impl Setup {
                 // D-14: BFEN names the colour to move; the seat to move follows from the
                 // ply parity (the first seat moves at even plies).
                 let to_move = t;
-                pos.seat = if self.ply % 2 == 0 { Side::First } else { Side::Second };
+                pos.seat = if self.ply.is_multiple_of(2) { Side::First } else { Side::Second };
                 pos.first = Some(if pos.seat == Side::First { to_move } else { to_move.other() });
             }
         }

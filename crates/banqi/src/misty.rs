@@ -64,14 +64,14 @@ pub fn from_misty(text: &str) -> Result<Position, FenError> {
     }
     // Their letters only: ours that differ (K B N P) must not pass as aliases.
     for (i, f) in fields.iter().enumerate() {
-        if i == 0 || i == 2 {
-            if let Some(c) = f.chars().find(|c| "KBNPkbnp".contains(*c)) {
-                return Err(if i == 0 {
-                    FenError::BoardChar { rank: 0, ch: c }
-                } else {
-                    FenError::Pool(format!("`{c}` is not a MistyBanqi letter"))
-                });
-            }
+        if (i == 0 || i == 2)
+            && let Some(c) = f.chars().find(|c| "KBNPkbnp".contains(*c))
+        {
+            return Err(if i == 0 {
+                FenError::BoardChar { rank: 0, ch: c }
+            } else {
+                FenError::Pool(format!("`{c}` is not a MistyBanqi letter"))
+            });
         }
     }
     let ours: Vec<String> = fields

@@ -124,10 +124,10 @@ impl Position {
                 if self.down & square.bit() == 0 {
                     return Err(MoveError::NotFaceDown(*square));
                 }
-                if let Some(p) = revealed {
-                    if self.pool[p.index()] == 0 {
-                        return Err(MoveError::NotInPool(*p));
-                    }
+                if let Some(p) = revealed
+                    && self.pool[p.index()] == 0
+                {
+                    return Err(MoveError::NotInPool(*p));
                 }
                 Ok(Move::flip(square.index() as u8))
             }
@@ -195,10 +195,10 @@ impl FullPosition {
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let syntax = MoveSyntax::parse(text)?;
         let mv = self.public().check_syntax(&syntax, text)?;
-        if let MoveSyntax::Flip { square, revealed: Some(p) } = syntax {
-            if self.identity(square) != Some(p) {
-                return Err(MoveError::DealMismatch(square));
-            }
+        if let MoveSyntax::Flip { square, revealed: Some(p) } = syntax
+            && self.identity(square) != Some(p)
+        {
+            return Err(MoveError::DealMismatch(square));
         }
         Ok(mv)
     }

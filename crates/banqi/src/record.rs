@@ -233,10 +233,10 @@ impl GameRecord {
                 return Err(RecordError::RepeatedTag(name.clone()));
             }
         }
-        if let Some(g) = get("Game") {
-            if !g.eq_ignore_ascii_case("banqi") {
-                return Err(RecordError::NotBanqi(g.to_string()));
-            }
+        if let Some(g) = get("Game")
+            && !g.eq_ignore_ascii_case("banqi")
+        {
+            return Err(RecordError::NotBanqi(g.to_string()));
         }
         let options: Options =
             get("Rules").map_or(Ok(Options::STANDARD), str::parse).map_err(RecordError::Rules)?;

@@ -52,17 +52,17 @@ fn captures_from(board: &Board, sq: Square, me: Piece, cannon: CannonRule) -> Ve
                 }
                 k += 1;
             }
-        } else if let Some(t) = at(f + df, r + dr) {
-            if let Cell::FaceUp(p) = board[t.index()] {
-                let allowed = if me.kind() == Kind::Cannon {
-                    // cannon=step: rank 2 captures cannons and soldiers.
-                    matches!(p.kind(), Kind::Cannon | Kind::Soldier)
-                } else {
-                    row[p.kind() as usize] == b'x'
-                };
-                if p.colour() != me.colour() && allowed {
-                    out.push((d, t));
-                }
+        } else if let Some(t) = at(f + df, r + dr)
+            && let Cell::FaceUp(p) = board[t.index()]
+        {
+            let allowed = if me.kind() == Kind::Cannon {
+                // cannon=step: rank 2 captures cannons and soldiers.
+                matches!(p.kind(), Kind::Cannon | Kind::Soldier)
+            } else {
+                row[p.kind() as usize] == b'x'
+            };
+            if p.colour() != me.colour() && allowed {
+                out.push((d, t));
             }
         }
     }
@@ -100,10 +100,10 @@ pub(crate) fn reference_moves(pos: &Position) -> Vec<Move> {
             continue;
         }
         for (df, dr) in STEPS {
-            if let Some(t) = at(sq.file() as i32 + df, sq.rank() as i32 + dr) {
-                if board[t.index()] == Cell::Empty {
-                    out.push(Move::step(sq.index() as u8, t.index() as u8));
-                }
+            if let Some(t) = at(sq.file() as i32 + df, sq.rank() as i32 + dr)
+                && board[t.index()] == Cell::Empty
+            {
+                out.push(Move::step(sq.index() as u8, t.index() as u8));
             }
         }
         for (d, t) in captures_from(&board, sq, me, pos.options().cannon) {

@@ -28,7 +28,7 @@ fn positions(kind: GameKind) -> &'static str {
         GameKind::Xiangqi => include_str!("../../../testdata/bench/xiangqi.txt"),
         GameKind::Banqi => include_str!("../../../testdata/bench/banqi.txt"),
         GameKind::ChessBattle => include_str!("../../../testdata/bench/chessbattle.txt"),
-        GameKind::Commander => "",
+        GameKind::Commander => include_str!("../../../testdata/bench/commander.txt"),
     }
 }
 
@@ -38,7 +38,7 @@ fn search_depth(kind: GameKind) -> u32 {
         GameKind::Xiangqi => 10,
         GameKind::Banqi => 7,
         GameKind::ChessBattle => 6,
-        GameKind::Commander => 5,
+        GameKind::Commander => 4,
     }
 }
 

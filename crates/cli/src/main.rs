@@ -3,6 +3,7 @@
 mod bench;
 mod match_runner;
 mod perft;
+mod play;
 mod uci;
 mod verify;
 
@@ -32,6 +33,8 @@ enum Command {
     Uci,
     /// Checks a finished Banqi game record: every flip must follow from the revealed seed.
     Verify(verify::Args),
+    /// Plays a game on the terminal board: hot-seat, or against the engine with --ai.
+    Play(play::Args),
 }
 
 fn main() -> Result<()> {
@@ -42,5 +45,6 @@ fn main() -> Result<()> {
         Command::Match(args) => match_runner::run(args),
         Command::Uci => uci::run(),
         Command::Verify(args) => verify::run(args),
+        Command::Play(args) => play::run(args),
     }
 }

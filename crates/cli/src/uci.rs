@@ -348,10 +348,8 @@ impl<W: Write + Send + 'static> Session<W> {
 
 /// Move text from the engine in the GUI's notation.
 fn to_gui(text: &str, ranks_from_one: bool) -> String {
-    if ranks_from_one {
-        if let Ok(m) = UciMove::parse(text, Ranks::FromZero) {
-            return m.to_text(Ranks::FromOne);
-        }
+    if ranks_from_one && let Ok(m) = UciMove::parse(text, Ranks::FromZero) {
+        return m.to_text(Ranks::FromOne);
     }
     text.to_string()
 }
@@ -521,10 +519,22 @@ mod tests {
     }
 
     #[test]
-    fn unavailable_variants_are_refused() {
-        for kind in GameKind::ALL.into_iter().filter(|k| !k.available()) {
-            let out = session(&format!("setoption name UCI_Variant value {kind}\n"));
-            assert!(out.contains("info string error:"), "{out}");
+    fn every_game_can_be_chosen_and_counted() {
+        for kind in GameKind::available_games() {
+            let out = session(&format!("setoption name UCI_Variant value {kind}\ngo perft 1\nd\n"));
+            assert!(!out.contains("info string error"), "{kind}: {out}");
+            let n = AnyGame::start(kind).map(|g| g.count_legal()).unwrap_or(0);
+            assert!(out.contains(&format!("Nodes searched: {n}\n")), "{kind}: {out}");
         }
+    }
+
+    #[test]
+    fn commander_turns_in_its_notation() {
+        let out =
+            session("setoption name UCI_Variant value commander\nposition startpos\ngo perft 2\n");
+        assert!(out.contains("Nodes searched: 13460\n"), "{out}");
+        let out =
+            session("setoption name UCI_Variant value commander\nposition startpos\ngo depth 1\n");
+        assert!(out.contains("bestmove "), "{out}");
     }
 }

@@ -171,6 +171,14 @@ impl Engine {
                 on_progress,
                 AnyMove::ChessBattle,
             ),
+            AnyRecord::Commander(r) => self.run(
+                r.position(),
+                tail(r.positions()),
+                limits,
+                stop,
+                on_progress,
+                AnyMove::Commander,
+            ),
         }
     }
 
@@ -290,6 +298,7 @@ pub fn evaluate_any(game: &AnyGame) -> i32 {
         AnyGame::Xiangqi(p) => value(&p),
         AnyGame::Banqi(p) => value(&p),
         AnyGame::ChessBattle(p) => value(&p),
+        AnyGame::Commander(p) => value(&p),
         AnyGame::BanqiDealt(p) => value(&p.redact()),
     }
 }

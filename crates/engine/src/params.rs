@@ -96,6 +96,12 @@ pub const BATTLE_CENTRE: i32 = 4;
 /// Chess-Battle: the side to move's tempo.
 pub const BATTLE_TEMPO: i32 = 15;
 
+/// Commander Chess piece values by `Kind` index (commander, infantry, tank, militia,
+/// engineer, artillery, anti-air, missile, air force, navy, headquarters), in centipawns.
+pub const COMMANDER_VALUES: [i32; 11] = [0, 100, 200, 100, 100, 300, 200, 400, 600, 800, 0];
+/// Commander Chess: the side to move's tempo.
+pub const COMMANDER_TEMPO: i32 = 10;
+
 /// Levels 1–10 for people: maximum depth, node budget and evaluation noise (± centipawns).
 /// Level 10 is full strength.
 pub const LEVELS: [(u32, u64, i32); 10] = [

@@ -116,7 +116,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
     fn out_of_budget(&mut self) -> bool {
         if !self.aborted
             && (self.limits.nodes.is_some_and(|n| self.nodes >= n)
-                || (self.nodes % 1024 == 0
+                || (self.nodes.is_multiple_of(1024)
                     && (self.stop.load(Ordering::Relaxed)
                         || self.limits.time.is_some_and(|t| self.start.elapsed() >= t))))
         {
@@ -188,7 +188,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                 let mut ours_all = true;
                 for k in latest + 1..=n {
                     let check = self.stack[k].in_check;
-                    if (n - k) % 2 == 0 { theirs_all &= check } else { ours_all &= check }
+                    if (n - k).is_multiple_of(2) { theirs_all &= check } else { ours_all &= check }
                 }
                 Some(match (theirs_all, ours_all) {
                     (true, false) => self.unless_stuck(pos, win, ply),
@@ -281,16 +281,18 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         let key = pos.hash();
         let entry = self.tt.probe(key, ply);
         let tt_move = entry.and_then(|e| e.mv);
-        if let Some(e) = entry {
-            if !pv_node && ply > 0 && e.depth as i32 >= depth {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.score >= beta,
-                    Bound::Upper => e.score <= alpha,
-                };
-                if cut {
-                    return e.score;
-                }
+        if let Some(e) = entry
+            && !pv_node
+            && ply > 0
+            && e.depth as i32 >= depth
+        {
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.score >= beta,
+                Bound::Upper => e.score <= alpha,
+            };
+            if cut {
+                return e.score;
             }
         }
         let static_eval = if in_check { -INF } else { self.eval(pos) };
@@ -300,23 +302,25 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             {
                 return static_eval;
             }
-            if null_ok && depth >= NULL_MOVE_MIN_DEPTH && static_eval >= beta {
-                if let Some(passed) = pos.null_move() {
-                    let r = NULL_MOVE_BASE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
-                    let flip = passed.mover() != pos.mover();
-                    self.stack.push(Frame { hash: passed.hash(), in_check: false });
-                    let v = if flip {
-                        -self.negamax(&passed, depth - 1 - r, ply + 1, -beta, -beta + 1, false)
-                    } else {
-                        self.negamax(&passed, depth - 1 - r, ply + 1, beta - 1, beta, false)
-                    };
-                    self.stack.pop();
-                    if self.aborted {
-                        return 0;
-                    }
-                    if v >= beta {
-                        return if v >= MATE_BOUND { beta } else { v };
-                    }
+            if null_ok
+                && depth >= NULL_MOVE_MIN_DEPTH
+                && static_eval >= beta
+                && let Some(passed) = pos.null_move()
+            {
+                let r = NULL_MOVE_BASE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
+                let flip = passed.mover() != pos.mover();
+                self.stack.push(Frame { hash: passed.hash(), in_check: false });
+                let v = if flip {
+                    -self.negamax(&passed, depth - 1 - r, ply + 1, -beta, -beta + 1, false)
+                } else {
+                    self.negamax(&passed, depth - 1 - r, ply + 1, beta - 1, beta, false)
+                };
+                self.stack.pop();
+                if self.aborted {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= MATE_BOUND { beta } else { v };
                 }
             }
         }
@@ -478,10 +482,10 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         self.pv[ply].clear();
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        if qply > 0 {
-            if let Some(o) = pos.quick_outcome() {
-                return outcome_score(o, pos.mover(), ply);
-            }
+        if qply > 0
+            && let Some(o) = pos.quick_outcome()
+        {
+            return outcome_score(o, pos.mover(), ply);
         }
         if ply >= MAX_PLY - 2 {
             return self.eval(pos);

@@ -68,10 +68,12 @@ impl<M: Copy> Table<M> {
     ) {
         let i = self.slot(key);
         let generation = self.generation;
-        if let Some(old) = &self.entries[i] {
-            if old.key != key && old.generation == generation && old.depth as i32 > depth + 2 {
-                return;
-            }
+        if let Some(old) = &self.entries[i]
+            && old.key != key
+            && old.generation == generation
+            && old.depth as i32 > depth + 2
+        {
+            return;
         }
         let mv = mv.or_else(|| self.entries[i].filter(|e| e.key == key).and_then(|e| e.mv));
         self.entries[i] = Some(Entry {

@@ -3,10 +3,14 @@
 use crate::{GameError, GameKind};
 use cannonade_banqi as banqi;
 use cannonade_battle as battle;
+use cannonade_commander as commander;
 use cannonade_core::{MoveBuf, Next, Rules, Side, Weighted};
 use cannonade_xiangqi as xiangqi;
 
 /// A valid position of one of the games.
+// Positions live here only at the edges (a handful per request), never in search, so the
+// size of the largest one (Commander's) costs nothing worth a box and its allocation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AnyGame {
     /// Xiangqi.
@@ -17,6 +21,8 @@ pub enum AnyGame {
     BanqiDealt(banqi::FullPosition),
     /// Chess-Battle.
     ChessBattle(battle::Position),
+    /// Commander Chess.
+    Commander(commander::Position),
 }
 
 /// A checked move of one of the games. It belongs to the position it was checked against.
@@ -28,6 +34,8 @@ pub enum AnyMove {
     Banqi(banqi::Move),
     /// A Chess-Battle move.
     ChessBattle(battle::Move),
+    /// A Commander Chess turn (a deploy of several steps is one turn).
+    Commander(commander::Move),
 }
 
 /// Runs the same expression on whichever position the enum holds.
@@ -38,6 +46,7 @@ macro_rules! each {
             AnyGame::Banqi($p) => $body,
             AnyGame::BanqiDealt($p) => $body,
             AnyGame::ChessBattle($p) => $body,
+            AnyGame::Commander($p) => $body,
         }
     };
 }
@@ -65,7 +74,7 @@ impl AnyGame {
             GameKind::Xiangqi => Ok(AnyGame::Xiangqi(xiangqi::Position::startpos())),
             GameKind::Banqi => Ok(AnyGame::Banqi(banqi::Position::startpos())),
             GameKind::ChessBattle => Ok(AnyGame::ChessBattle(battle::Position::startpos())),
-            other => Err(GameError::NotAvailable(other)),
+            GameKind::Commander => Ok(AnyGame::Commander(commander::Position::startpos())),
         }
     }
 
@@ -87,7 +96,9 @@ impl AnyGame {
             GameKind::ChessBattle => {
                 battle::Position::from_fen(text).map(AnyGame::ChessBattle).map_err(position_error)
             }
-            other => Err(GameError::NotAvailable(other)),
+            GameKind::Commander => {
+                commander::Position::from_fen(text).map(AnyGame::Commander).map_err(position_error)
+            }
         }
     }
 
@@ -97,6 +108,7 @@ impl AnyGame {
             AnyGame::Xiangqi(_) => GameKind::Xiangqi,
             AnyGame::Banqi(_) | AnyGame::BanqiDealt(_) => GameKind::Banqi,
             AnyGame::ChessBattle(_) => GameKind::ChessBattle,
+            AnyGame::Commander(_) => GameKind::Commander,
         }
     }
 
@@ -151,8 +163,11 @@ impl AnyGame {
                 let options: banqi::Options = spec.parse().map_err(position_error)?;
                 *p = p.clone().with_options(options);
             }
-            AnyGame::ChessBattle(_) => {
-                return Err(position_error(format!("Chess-Battle has no options ('{spec}')")));
+            AnyGame::ChessBattle(_) | AnyGame::Commander(_) => {
+                return Err(position_error(format!(
+                    "{} has no rule options ('{spec}')",
+                    self.kind().title()
+                )));
             }
         }
         Ok(())
@@ -164,7 +179,7 @@ impl AnyGame {
             AnyGame::Xiangqi(p) => format!("repetition={}", p.options().repetition.as_str()),
             AnyGame::Banqi(p) => p.options().to_string(),
             AnyGame::BanqiDealt(p) => p.options().to_string(),
-            AnyGame::ChessBattle(_) => String::new(),
+            AnyGame::ChessBattle(_) | AnyGame::Commander(_) => String::new(),
         }
     }
 
@@ -183,6 +198,7 @@ impl AnyGame {
         match self {
             AnyGame::Xiangqi(p) => p.in_check(),
             AnyGame::ChessBattle(p) => p.in_check(),
+            AnyGame::Commander(p) => p.in_check(),
             AnyGame::Banqi(_) | AnyGame::BanqiDealt(_) => false,
         }
     }
@@ -194,6 +210,7 @@ impl AnyGame {
             AnyGame::Banqi(p) => listed(p, AnyMove::Banqi),
             AnyGame::BanqiDealt(p) => listed(p, AnyMove::Banqi),
             AnyGame::ChessBattle(p) => listed(p, AnyMove::ChessBattle),
+            AnyGame::Commander(p) => listed(p, AnyMove::Commander),
         }
     }
 
@@ -206,6 +223,7 @@ impl AnyGame {
             AnyGame::ChessBattle(p) => {
                 p.parse_move(text).map(AnyMove::ChessBattle).map_err(move_error)
             }
+            AnyGame::Commander(p) => p.parse_move(text).map(AnyMove::Commander).map_err(move_error),
         }
     }
 
@@ -216,6 +234,7 @@ impl AnyGame {
             (AnyGame::Banqi(p), AnyMove::Banqi(m)) => p.move_to_string(m),
             (AnyGame::BanqiDealt(p), AnyMove::Banqi(m)) => p.move_to_string(m),
             (AnyGame::ChessBattle(p), AnyMove::ChessBattle(m)) => p.move_to_string(m),
+            (AnyGame::Commander(p), AnyMove::Commander(m)) => p.move_to_string(m),
             _ => String::from("?"),
         }
     }
@@ -245,6 +264,7 @@ impl AnyGame {
             (AnyGame::Banqi(p), AnyMove::Banqi(m)) => p.play(m),
             (AnyGame::BanqiDealt(p), AnyMove::Banqi(m)) => p.play(m),
             (AnyGame::ChessBattle(p), AnyMove::ChessBattle(m)) => p.play(m),
+            (AnyGame::Commander(p), AnyMove::Commander(m)) => p.play(m),
             _ => return Err(GameError::WrongGame),
         }
         Ok(())
@@ -299,6 +319,9 @@ impl AnyGame {
             }
             AnyGame::ChessBattle(p) => {
                 split(cannonade_core::divide(p, depth, |_, _| {}), AnyMove::ChessBattle)
+            }
+            AnyGame::Commander(p) => {
+                split(cannonade_core::divide(p, depth, |_, _| {}), AnyMove::Commander)
             }
         };
         moves
@@ -377,5 +400,11 @@ impl From<banqi::FullPosition> for AnyGame {
 impl From<battle::Position> for AnyGame {
     fn from(p: battle::Position) -> AnyGame {
         AnyGame::ChessBattle(p)
+    }
+}
+
+impl From<commander::Position> for AnyGame {
+    fn from(p: commander::Position) -> AnyGame {
+        AnyGame::Commander(p)
     }
 }

@@ -3,6 +3,7 @@
 use crate::{AnyGame, AnyMove, GameError, GameKind};
 use cannonade_banqi as banqi;
 use cannonade_battle as battle;
+use cannonade_commander as commander;
 use cannonade_core::{Next, Record, Step};
 use cannonade_xiangqi as xiangqi;
 
@@ -18,6 +19,8 @@ pub enum AnyRecord {
     BanqiDealt(Record<banqi::FullPosition>),
     /// A Chess-Battle game.
     ChessBattle(Record<battle::Position>),
+    /// A Commander Chess game.
+    Commander(Record<commander::Position>),
 }
 
 macro_rules! each {
@@ -27,6 +30,7 @@ macro_rules! each {
             AnyRecord::Banqi($r) => $body,
             AnyRecord::BanqiDealt($r) => $body,
             AnyRecord::ChessBattle($r) => $body,
+            AnyRecord::Commander($r) => $body,
         }
     };
 }
@@ -39,6 +43,7 @@ impl AnyRecord {
             AnyGame::Banqi(p) => AnyRecord::Banqi(Record::new(p)),
             AnyGame::BanqiDealt(p) => AnyRecord::BanqiDealt(Record::new(p)),
             AnyGame::ChessBattle(p) => AnyRecord::ChessBattle(Record::new(p)),
+            AnyGame::Commander(p) => AnyRecord::Commander(Record::new(p)),
         }
     }
 
@@ -54,6 +59,7 @@ impl AnyRecord {
             AnyRecord::Banqi(r) => AnyGame::Banqi(r.position().clone()),
             AnyRecord::BanqiDealt(r) => AnyGame::BanqiDealt(r.position().clone()),
             AnyRecord::ChessBattle(r) => AnyGame::ChessBattle(r.position().clone()),
+            AnyRecord::Commander(r) => AnyGame::Commander(r.position().clone()),
         }
     }
 
@@ -64,6 +70,7 @@ impl AnyRecord {
             AnyRecord::Banqi(r) => AnyGame::Banqi(r.start().clone()),
             AnyRecord::BanqiDealt(r) => AnyGame::BanqiDealt(r.start().clone()),
             AnyRecord::ChessBattle(r) => AnyGame::ChessBattle(r.start().clone()),
+            AnyRecord::Commander(r) => AnyGame::Commander(r.start().clone()),
         }
     }
 
@@ -117,6 +124,7 @@ impl AnyRecord {
             (AnyRecord::Banqi(r), AnyMove::Banqi(m)) => r.play(m),
             (AnyRecord::BanqiDealt(r), AnyMove::Banqi(m)) => r.play(m),
             (AnyRecord::ChessBattle(r), AnyMove::ChessBattle(m)) => r.play(m),
+            (AnyRecord::Commander(r), AnyMove::Commander(m)) => r.play(m),
             _ => return Err(GameError::WrongGame),
         }
         Ok(())
@@ -144,6 +152,7 @@ impl AnyRecord {
         match self {
             AnyRecord::Xiangqi(r) => texts(r, |p, m| p.move_to_string(m)),
             AnyRecord::ChessBattle(r) => texts(r, |p, m| p.move_to_string(m)),
+            AnyRecord::Commander(r) => texts(r, |p, m| p.move_to_string(m)),
             AnyRecord::BanqiDealt(r) => texts(r, |p, m| p.recorded_move(m)),
             AnyRecord::Banqi(r) => {
                 let mut out: Vec<String> = Vec::new();
@@ -151,10 +160,10 @@ impl AnyRecord {
                     match step {
                         Step::Move(m) => out.push(r.positions()[i].move_to_string(*m)),
                         Step::Chance(piece) => {
-                            if let Some(last) = out.last_mut() {
-                                if let Some(square) = last.strip_suffix('?') {
-                                    *last = format!("{square}={}", piece.letter());
-                                }
+                            if let Some(last) = out.last_mut()
+                                && let Some(square) = last.strip_suffix('?')
+                            {
+                                *last = format!("{square}={}", piece.letter());
                             }
                         }
                     }

@@ -46,7 +46,10 @@ impl GameKind {
 
     /// Whether this build plays the game.
     pub fn available(self) -> bool {
-        matches!(self, GameKind::Xiangqi | GameKind::Banqi | GameKind::ChessBattle)
+        matches!(
+            self,
+            GameKind::Xiangqi | GameKind::Banqi | GameKind::ChessBattle | GameKind::Commander
+        )
     }
 
     /// The games this build plays.

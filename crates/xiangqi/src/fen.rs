@@ -125,10 +125,10 @@ impl Setup {
             Some(s) => return Err(FenError::BadSide(s.chars().take(16).collect())),
         };
         for _ in 0..2 {
-            if let Some(f) = fields.next() {
-                if f != "-" {
-                    return Err(FenError::BadField(f.chars().take(16).collect()));
-                }
+            if let Some(f) = fields.next()
+                && f != "-"
+            {
+                return Err(FenError::BadField(f.chars().take(16).collect()));
             }
         }
         let counter = |f: Option<&str>, default: u16| -> Result<u16, FenError> {

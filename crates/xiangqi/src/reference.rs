@@ -42,10 +42,11 @@ fn attack_targets(b: &Board, from: usize) -> Vec<usize> {
         }
         Kind::Elephant => {
             for (df, dr) in diag {
-                if let (Some(eye), Some(to)) = (at(f + df, r + dr), at(f + 2 * df, r + 2 * dr)) {
-                    if b[eye].is_none() && own_half(p.colour, r + 2 * dr) {
-                        out.push(to);
-                    }
+                if let (Some(eye), Some(to)) = (at(f + df, r + dr), at(f + 2 * df, r + 2 * dr))
+                    && b[eye].is_none()
+                    && own_half(p.colour, r + 2 * dr)
+                {
+                    out.push(to);
                 }
             }
         }

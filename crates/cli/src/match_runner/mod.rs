@@ -156,11 +156,10 @@ pub fn run(args: Args) -> Result<()> {
                                 "{} W {} D {} L {}  Elo {elo:+.0} ± {margin:.0}",
                                 specs[0].name, t.wins, t.draws, t.losses
                             ));
-                            if let Some(sprt) = sprt {
-                                if sprt.verdict(&t) != Verdict::Continue {
+                            if let Some(sprt) = sprt
+                                && sprt.verdict(&t) != Verdict::Continue {
                                     stop.store(true, Ordering::Relaxed);
                                 }
-                            }
                             drop(t);
                             if let Some(file) = records {
                                 let (first, second) = if r.first_is_a {
@@ -366,7 +365,7 @@ fn play_game(
     control: Control,
     seed: u64,
 ) -> Result<GameResult> {
-    let first_is_a = g % 2 == 0;
+    let first_is_a = g.is_multiple_of(2);
     let mut record = start(kind, args, opening.fen.as_deref(), (g / 2) as u64)?;
     for m in &opening.moves {
         record.play_text(m).with_context(|| format!("opening move {m}"))?;

@@ -281,19 +281,19 @@ impl UciEngine {
     }
 
     fn ours_to_engine(&self, text: &str) -> String {
-        if self.ranks_from_one {
-            if let Ok(m) = UciMove::parse(text, Ranks::FromZero) {
-                return m.to_text(Ranks::FromOne);
-            }
+        if self.ranks_from_one
+            && let Ok(m) = UciMove::parse(text, Ranks::FromZero)
+        {
+            return m.to_text(Ranks::FromOne);
         }
         text.to_string()
     }
 
     fn engine_to_ours(&self, text: &str) -> String {
-        if self.ranks_from_one {
-            if let Ok(m) = UciMove::parse(text, Ranks::FromOne) {
-                return m.to_text(Ranks::FromZero);
-            }
+        if self.ranks_from_one
+            && let Ok(m) = UciMove::parse(text, Ranks::FromOne)
+        {
+            return m.to_text(Ranks::FromZero);
         }
         text.to_string()
     }

@@ -23,10 +23,10 @@ fn kind_values(pos: &Position, colour: Colour, cannon: CannonRule) -> [i32; 7] {
     let enemy = colour.other();
     let mut enemy_count = [0i32; 7];
     for sq in (0..32).filter_map(Square::new) {
-        if let Cell::FaceUp(p) = pos.cell(sq) {
-            if p.colour() == enemy {
-                enemy_count[p.kind() as usize] += 1;
-            }
+        if let Cell::FaceUp(p) = pos.cell(sq)
+            && p.colour() == enemy
+        {
+            enemy_count[p.kind() as usize] += 1;
         }
     }
     for k in Kind::ALL {

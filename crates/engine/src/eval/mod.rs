@@ -1,6 +1,6 @@
-//! The evaluation of each game, with its search knowledge ([`crate::Evaluate`]). Commander
-//! Chess gets its own file here (terrain, air defence, points) when its rules crate lands.
+//! The evaluation of each game, with its search knowledge ([`crate::Evaluate`]).
 
 mod banqi;
 mod battle;
+mod commander;
 mod xiangqi;

@@ -1,0 +1,86 @@
+//! The real terminal: raw mode and the alternate screen for as long as the board runs, put
+//! back on every way out (return, error, panic), and the loop that feeds keys to the app.
+
+use crate::app::App;
+use crate::draw::draw;
+use crate::engine_job::ENGINE_THREAD;
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{self, Event, KeyEventKind};
+use ratatui::crossterm::execute;
+use ratatui::crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+use std::io::{self, Stdout};
+use std::sync::Once;
+use std::time::Duration;
+
+/// How often the screen is redrawn while nothing happens (the thinking indicator moves).
+const FRAME: Duration = Duration::from_millis(100);
+
+/// Puts the terminal back as it was; safe to call more than once.
+pub fn restore_terminal() {
+    let _ = disable_raw_mode();
+    let _ = execute!(io::stdout(), LeaveAlternateScreen, ratatui::crossterm::cursor::Show);
+}
+
+/// Holds the terminal in raw mode on the alternate screen; dropping it restores the terminal.
+struct Guard;
+
+impl Guard {
+    fn enter() -> io::Result<Guard> {
+        enable_raw_mode()?;
+        // From here on the guard exists, so a failure below still restores the terminal.
+        let guard = Guard;
+        execute!(io::stdout(), EnterAlternateScreen, ratatui::crossterm::cursor::Hide)?;
+        Ok(guard)
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        restore_terminal();
+    }
+}
+
+/// A panic restores the terminal before the message is printed, so it can be read. The
+/// engine's thread is the exception: its panic is caught and shown on the board, which goes
+/// on, so the terminal must stay as it is and nothing may be printed over the screen.
+fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if std::thread::current().name() == Some(ENGINE_THREAD) {
+                return;
+            }
+            restore_terminal();
+            previous(info);
+        }));
+    });
+}
+
+/// Runs the board in the terminal until the player quits; returns the app (its record holds
+/// the game as it stands).
+pub fn run(mut app: App) -> io::Result<App> {
+    install_panic_hook();
+    let _guard = Guard::enter()?;
+    let mut terminal: Terminal<CrosstermBackend<Stdout>> =
+        Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    terminal.clear()?;
+    loop {
+        terminal.draw(|frame| draw(frame, &app))?;
+        if event::poll(FRAME)? {
+            match event::read()? {
+                Event::Key(key) if key.kind != KeyEventKind::Release => app.handle_key(key),
+                // The next draw uses the new size.
+                Event::Resize(_, _) => terminal.autoresize()?,
+                _ => {}
+            }
+        }
+        app.tick();
+        if app.should_quit() {
+            return Ok(app);
+        }
+    }
+}
