@@ -148,6 +148,17 @@ impl Position {
         h
     }
 
+    /// The same placement with the other side to move and the clock at zero: a pass, which
+    /// the rules do not allow, for engines' null-move pruning. The result is a valid position
+    /// only when the side to move is not in check.
+    pub fn passed(&self) -> Position {
+        let mut p = self.clone();
+        p.mover = !p.mover;
+        p.hash ^= WHITE_TO_MOVE;
+        p.clock = 0;
+        p
+    }
+
     /// The piece on a square.
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         match self.mailbox[sq.index() as usize] {

@@ -1,6 +1,7 @@
 //! `cannonade`: the command-line entry to Cannonade's games.
 
 mod bench;
+mod match_runner;
 mod perft;
 mod play;
 mod uci;
@@ -26,6 +27,8 @@ enum Command {
     Perft(perft::Args),
     /// Runs fixed positions of every game and prints a node-count signature with the speed.
     Bench(bench::Args),
+    /// Plays two engines against each other with our rules as the referee.
+    Match(match_runner::Args),
     /// Speaks the UCI engine protocol on standard input and output (UCI_Variant picks the game).
     Uci,
     /// Checks a finished Banqi game record: every flip must follow from the revealed seed.
@@ -39,6 +42,7 @@ fn main() -> Result<()> {
     match cli.command {
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Match(args) => match_runner::run(args),
         Command::Uci => uci::run(),
         Command::Verify(args) => verify::run(args),
         Command::Play(args) => play::run(args),

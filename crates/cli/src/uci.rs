@@ -5,7 +5,7 @@
 //! `info string error: …` and the session goes on.
 
 use anyhow::Result;
-use cannonade_engine::{Limits, search_any};
+use cannonade_engine::{Clock, Engine, Level, Limits};
 use cannonade_games::{AnyGame, AnyRecord, GameError, GameKind};
 use cannonade_protocol::{
     Command, Go, Info, OptionKind, PositionStart, Score, bestmove, option_line,
@@ -47,6 +47,10 @@ struct Session<W: Write + Send + 'static> {
     move_overhead: u64,
     record: AnyRecord,
     search: Option<Search>,
+    engine: Arc<Mutex<Engine>>,
+    skill: Level,
+    limit_strength: bool,
+    elo: u32,
 }
 
 /// Runs a UCI session until `quit` or the end of input.
@@ -62,6 +66,10 @@ pub fn run_session<R: BufRead, W: Write + Send + 'static>(input: R, output: W) {
         move_overhead: 30,
         record: AnyRecord::new(start),
         search: None,
+        engine: Arc::new(Mutex::new(Engine::new())),
+        skill: Level::MAX,
+        limit_strength: false,
+        elo: cannonade_engine::ELO_RANGE.1,
     };
     for line in input.lines() {
         let Ok(line) = line else { break };
@@ -97,6 +105,7 @@ impl<W: Write + Send + 'static> Session<W> {
             Command::IsReady => say(&self.out, "readyok"),
             Command::UciNewGame => {
                 self.stop_search();
+                self.with_engine(Engine::clear);
                 self.record = AnyRecord::new(self.start_position()?);
             }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref())?,
@@ -158,10 +167,58 @@ impl<W: Write + Send + 'static> Session<W> {
                     .filter(|v| *v <= 5000)
                     .ok_or("Move Overhead must be 0..5000")?;
             }
-            "hash" | "threads" | "ponder" | "clear hash" => {}
+            "hash" => {
+                let mb = value_of("number")?
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|v| (1..=4096).contains(v))
+                    .ok_or("Hash must be 1..4096 (MiB)")?;
+                self.stop_search();
+                self.with_engine(|e| e.set_hash_mb(mb));
+            }
+            "clear hash" => {
+                self.stop_search();
+                self.with_engine(Engine::clear);
+            }
+            "skill level" => {
+                self.skill = value_of("number")?
+                    .parse::<u8>()
+                    .ok()
+                    .and_then(Level::new)
+                    .ok_or("Skill Level must be 1..10")?;
+                self.apply_level();
+            }
+            "uci_limitstrength" => {
+                self.limit_strength = parse_bool(value_of("true/false")?)?;
+                self.apply_level();
+            }
+            "uci_elo" => {
+                let (lo, hi) = cannonade_engine::ELO_RANGE;
+                self.elo = value_of("number")?
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|v| (lo..=hi).contains(v))
+                    .ok_or(format!("UCI_Elo must be {lo}..{hi}"))?;
+                self.apply_level();
+            }
+            "threads" | "ponder" => {}
             _ => return Err(format!("unknown option '{name}'")),
         }
         Ok(())
+    }
+
+    /// Runs `f` on the engine (no search is running when this is called).
+    fn with_engine(&self, f: impl FnOnce(&mut Engine)) {
+        if let Ok(mut e) = self.engine.lock() {
+            f(&mut e);
+        }
+    }
+
+    /// The level from `Skill Level`, or from `UCI_Elo` under `UCI_LimitStrength`.
+    fn apply_level(&mut self) {
+        self.stop_search();
+        let level = if self.limit_strength { Level::from_elo(self.elo) } else { self.skill };
+        self.with_engine(|e| e.set_level(level));
     }
 
     /// Move text from the GUI in the engine's notation.
@@ -222,13 +279,18 @@ impl<W: Write + Send + 'static> Session<W> {
             return Ok(());
         }
         let limits = self.limits(&go, &game);
+        let record = self.record.clone();
+        let engine = Arc::clone(&self.engine);
         let wait_for_stop = go.infinite || go.ponder;
         let stop = Arc::new(AtomicBool::new(false));
         let out = Arc::clone(&self.out);
         let ranks_from_one = self.ranks_from_one && self.variant == GameKind::Xiangqi;
         let thread_stop = Arc::clone(&stop);
         let handle = std::thread::spawn(move || {
-            let result = search_any(&game, &limits, &thread_stop, |p| {
+            // Nothing else holds the engine while a search runs; a poisoned lock (a panic
+            // in an earlier search) still holds a usable engine.
+            let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
+            let result = engine.search(&record, &limits, &thread_stop, |p| {
                 let score = if p.score.abs() >= cannonade_engine::MATE - 256 {
                     let plies = cannonade_engine::MATE - p.score.abs();
                     Score::Mate(p.score.signum() * (plies + 1) / 2)
@@ -237,6 +299,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 };
                 let info = Info {
                     depth: Some(p.depth),
+                    seldepth: Some(p.seldepth),
                     score: Some(score),
                     nodes: Some(p.nodes),
                     nps: Some(p.nodes * 1000 / p.millis.max(1)),
@@ -259,7 +322,7 @@ impl<W: Write + Send + 'static> Session<W> {
     }
 
     fn limits(&self, go: &Go, game: &AnyGame) -> Limits {
-        let mut limits = Limits { depth: go.depth, nodes: go.nodes, time: None };
+        let mut limits = Limits { depth: go.depth, nodes: go.nodes, ..Limits::default() };
         if let Some(mate) = go.mate {
             limits.depth = Some(limits.depth.unwrap_or(u32::MAX).min(mate.saturating_mul(2)));
         }
@@ -269,8 +332,14 @@ impl<W: Write + Send + 'static> Session<W> {
             let first = game.mover() == cannonade_core::Side::First;
             let (time, inc) = if first { (go.wtime, go.winc) } else { (go.btime, go.binc) };
             if let Some(t) = time {
-                limits.time =
-                    Some(Limits::from_clock(t, inc.unwrap_or(0), go.movestogo, self.move_overhead));
+                let clock = Clock {
+                    remaining_ms: t,
+                    increment_ms: inc.unwrap_or(0),
+                    moves_to_go: go.movestogo,
+                };
+                let (soft, hard) = Limits::from_clock(clock, self.move_overhead);
+                limits.soft_time = Some(soft);
+                limits.time = Some(hard);
             }
         }
         limits
@@ -312,6 +381,16 @@ fn options() -> Vec<(&'static str, OptionKind)> {
         ("Threads", OptionKind::Spin { default: 1, min: 1, max: 1 }),
         ("Ponder", OptionKind::Check(false)),
         ("Move Overhead", OptionKind::Spin { default: 30, min: 0, max: 5000 }),
+        ("Skill Level", OptionKind::Spin { default: 10, min: 1, max: 10 }),
+        ("UCI_LimitStrength", OptionKind::Check(false)),
+        (
+            "UCI_Elo",
+            OptionKind::Spin {
+                default: cannonade_engine::ELO_RANGE.1 as i64,
+                min: cannonade_engine::ELO_RANGE.0 as i64,
+                max: cannonade_engine::ELO_RANGE.1 as i64,
+            },
+        ),
     ]
 }
 
@@ -411,6 +490,32 @@ mod tests {
             "setoption name UCI_Variant value chessbattle\nposition startpos moves d3-d5\ngo depth 1\n",
         );
         assert!(out.contains("bestmove "), "{out}");
+    }
+
+    #[test]
+    fn strength_options_set_levels_and_refuse_bad_values() {
+        let out = session("uci\n");
+        assert!(out.contains("option name Skill Level type spin default 10 min 1 max 10"), "{out}");
+        assert!(out.contains("option name UCI_LimitStrength type check default false"), "{out}");
+        assert!(
+            out.contains("option name UCI_Elo type spin default 2400 min 800 max 2400"),
+            "{out}"
+        );
+        let out = session(
+            "setoption name Skill Level value 1\nposition startpos\ngo depth 20\nisready\n",
+        );
+        // Level 1 searches one ply whatever the GUI asks.
+        assert!(out.contains("info depth 1 "), "{out}");
+        assert!(!out.contains("info depth 2 "), "{out}");
+        assert!(out.contains("bestmove "), "{out}");
+        let out = session(
+            "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 800\nposition startpos\ngo depth 20\nisready\n",
+        );
+        assert!(!out.contains("info depth 2 "), "{out}");
+        let out = session(
+            "setoption name Skill Level value 11\nsetoption name UCI_Elo value 100\nsetoption name Hash value 0\n",
+        );
+        assert_eq!(out.matches("info string error:").count(), 3, "{out}");
     }
 
     #[test]

@@ -1,32 +1,50 @@
-//! The search that plays Cannonade's games: generic over [`cannonade_core::Rules`], with an
-//! [`Evaluate`] implementation per game, stopped by limits or a flag, reporting progress to a
-//! listener. [`search_any`] is the entry point for callers holding an [`AnyGame`].
+//! The search that plays Cannonade's games: generic over [`cannonade_core::Rules`] and
+//! monomorphised per game, with an [`Evaluate`] implementation per game (evaluation and the
+//! game knowledge the search needs), behind the [`Engine`] facade, which keeps the
+//! transposition table between moves, applies the playing [`Level`] and reports progress to
+//! a listener.
 //!
-//! This first version is a plain iterative-deepening alpha-beta with a material evaluation;
-//! the engine issue grows it (transposition table, quiescence, pruning, levels).
+//! The search: iterative deepening, principal-variation search with aspiration windows, a
+//! transposition table keyed by the game's hash, quiescence over captures and shots, move
+//! ordering (hash move, MVV-LVA, killers, history), check extensions, null-move and reverse
+//! futility pruning, late-move reductions, expectimax with Star1 pruning at Banqi's chance
+//! nodes, and each game's repetition rule on the search path and the game's history.
 //!
 //! ```
-//! use cannonade_engine::{search_any, Limits};
-//! use cannonade_games::{AnyGame, GameKind};
+//! use cannonade_engine::{Engine, Limits};
+//! use cannonade_games::{AnyGame, AnyRecord, GameKind};
 //! use std::sync::atomic::AtomicBool;
-//! let game = AnyGame::start(GameKind::Xiangqi).unwrap();
-//! let result = search_any(&game, &Limits { depth: Some(2), ..Limits::default() }, &AtomicBool::new(false), |_| {});
+//! let record = AnyRecord::new(AnyGame::start(GameKind::Xiangqi).unwrap());
+//! let mut engine = Engine::new();
+//! let limits = Limits { depth: Some(3), ..Limits::default() };
+//! let result = engine.search(&record, &limits, &AtomicBool::new(false), |_| {});
 //! assert!(result.best.is_some());
 //! ```
 #![forbid(unsafe_code)]
 
-mod evaluate;
+mod eval;
+mod game;
+mod level;
 mod limits;
+pub mod params;
 mod search;
+mod tt;
 
-pub use evaluate::Evaluate;
-pub use limits::Limits;
-pub use search::{MATE, Progress, SearchResult, search};
+pub use game::{Evaluate, Repetition};
+pub use level::{ELO_RANGE, Level};
+pub use limits::{Clock, Limits};
+pub use search::{MATE, Progress, SearchResult, Style, search};
 
-use cannonade_games::{AnyGame, AnyMove};
+use cannonade_games::{AnyGame, AnyMove, AnyRecord};
+use std::any::Any;
 use std::sync::atomic::AtomicBool;
+use tt::Table;
 
-/// The result of [`search_any`], with moves as text in the game's notation.
+/// Positions of the game's history handed to the search (repetition needs no more: every
+/// game's no-progress limit is shorter).
+const HISTORY_LIMIT: usize = 400;
+
+/// The result of a search, with moves as text in the game's engine notation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AnyResult {
     /// The best move found, `None` when there is no legal move.
@@ -48,6 +66,8 @@ pub struct AnyResult {
 pub struct AnyProgress {
     /// Depth completed.
     pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
     /// Score from the side to move's view.
     pub score: i32,
     /// Nodes searched so far.
@@ -58,7 +78,232 @@ pub struct AnyProgress {
     pub pv: Vec<String>,
 }
 
-/// Searches any game's position.
+/// The engine: a transposition table kept between searches, a hash size and a level.
+pub struct Engine {
+    hash_mb: usize,
+    table: Option<Box<dyn Any + Send>>,
+    level: Level,
+    searches: u64,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("hash_mb", &self.hash_mb)
+            .field("level", &self.level)
+            .finish()
+    }
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An engine at full strength with a 16 MiB table.
+    pub fn new() -> Engine {
+        Engine { hash_mb: 16, table: None, level: Level::MAX, searches: 0 }
+    }
+
+    /// Sets the table size in MiB (the table is rebuilt at the next search).
+    pub fn set_hash_mb(&mut self, megabytes: usize) {
+        self.hash_mb = megabytes.clamp(1, 4096);
+        self.table = None;
+    }
+
+    /// Forgets every stored result.
+    pub fn clear(&mut self) {
+        self.table = None;
+    }
+
+    /// Sets the playing level.
+    pub fn set_level(&mut self, level: Level) {
+        self.level = level;
+    }
+
+    /// The playing level.
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// Searches the current position of a game, with its history for the repetition rules.
+    /// A dealt Banqi game is searched through its public view: the engine never sees a deal.
+    pub fn search(
+        &mut self,
+        record: &AnyRecord,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_progress: impl FnMut(&AnyProgress),
+    ) -> AnyResult {
+        fn tail<G: Clone>(positions: &[G]) -> &[G] {
+            let before = &positions[..positions.len().saturating_sub(1)];
+            &before[before.len().saturating_sub(HISTORY_LIMIT)..]
+        }
+        match record {
+            AnyRecord::Xiangqi(r) => self.run(
+                r.position(),
+                tail(r.positions()),
+                limits,
+                stop,
+                on_progress,
+                AnyMove::Xiangqi,
+            ),
+            AnyRecord::Banqi(r) => self.run(
+                r.position(),
+                tail(r.positions()),
+                limits,
+                stop,
+                on_progress,
+                AnyMove::Banqi,
+            ),
+            AnyRecord::BanqiDealt(r) => {
+                let history: Vec<_> = tail(r.positions()).iter().map(|p| p.redact()).collect();
+                let pos = r.position().redact();
+                self.run(&pos, &history, limits, stop, on_progress, AnyMove::Banqi)
+            }
+            AnyRecord::ChessBattle(r) => self.run(
+                r.position(),
+                tail(r.positions()),
+                limits,
+                stop,
+                on_progress,
+                AnyMove::ChessBattle,
+            ),
+            AnyRecord::Commander(r) => self.run(
+                r.position(),
+                tail(r.positions()),
+                limits,
+                stop,
+                on_progress,
+                AnyMove::Commander,
+            ),
+        }
+    }
+
+    /// Searches a position without history.
+    pub fn search_position(
+        &mut self,
+        game: &AnyGame,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_progress: impl FnMut(&AnyProgress),
+    ) -> AnyResult {
+        self.search(&AnyRecord::new(game.public()), limits, stop, on_progress)
+    }
+
+    fn run<G: Evaluate>(
+        &mut self,
+        pos: &G,
+        history: &[G],
+        limits: &Limits,
+        stop: &AtomicBool,
+        mut on_progress: impl FnMut(&AnyProgress),
+        wrap: fn(G::Move) -> AnyMove,
+    ) -> AnyResult
+    where
+        AnyGame: From<G>,
+    {
+        let mut table: Box<Table<G::Move>> = self
+            .table
+            .take()
+            .and_then(|t| t.downcast::<Table<G::Move>>().ok())
+            .unwrap_or_else(|| Box::new(Table::new(self.hash_mb)));
+        self.searches += 1;
+        let noise = self.level.noise();
+        let seed = if noise == 0 {
+            0
+        } else {
+            // Weak levels vary from game to game.
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64);
+            nanos ^ self.searches.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        };
+        let limits = self.level.restrict(limits);
+        let game = AnyGame::from(pos.clone());
+        // Texts of a line, each move written in the position it is played from.
+        let line_text = |pv: &[G::Move]| {
+            let mut at = game.clone();
+            let mut out = Vec::with_capacity(pv.len());
+            for &m in pv {
+                out.push(at.engine_move_text(wrap(m)));
+                if at.play(wrap(m)).is_err() {
+                    break;
+                }
+            }
+            out
+        };
+        let r = search::search_with(
+            pos,
+            history,
+            &limits,
+            stop,
+            &mut table,
+            Style { noise, seed },
+            |pr| {
+                on_progress(&AnyProgress {
+                    depth: pr.depth,
+                    seldepth: pr.seldepth,
+                    score: pr.score,
+                    nodes: pr.nodes,
+                    millis: pr.millis,
+                    pv: line_text(&pr.pv),
+                })
+            },
+        );
+        self.table = Some(table);
+        AnyResult {
+            best: r.best.map(wrap),
+            best_text: r.best.map(|m| game.engine_move_text(wrap(m))),
+            score: r.score,
+            depth: r.depth,
+            nodes: r.nodes,
+            pv: line_text(&r.pv),
+        }
+    }
+}
+
+/// The static value of a position for its mover, without search: the evaluation, the
+/// outcome of a finished position, or at a chance node the weighted mean over the outcomes.
+/// For simple opponents (a greedy one-ply player) and tools.
+pub fn evaluate_any(game: &AnyGame) -> i32 {
+    fn value<G: Evaluate>(pos: &G) -> i32 {
+        if pos.chance_pending() {
+            let mut outcomes = Vec::new();
+            pos.chance_outcomes(&mut outcomes);
+            let total: i64 = outcomes.iter().map(|w| w.weight as i64).sum();
+            let sum: i64 = outcomes
+                .iter()
+                .map(|w| {
+                    let mut child = pos.clone();
+                    child.resolve(w.outcome);
+                    let v = value(&child);
+                    w.weight as i64 * if child.mover() == pos.mover() { v } else { -v } as i64
+                })
+                .sum();
+            return if total == 0 { 0 } else { (sum / total) as i32 };
+        }
+        match pos.quick_outcome() {
+            Some(o) => match o.winner {
+                None => 0,
+                Some(w) if w == pos.mover() => MATE,
+                Some(_) => -MATE,
+            },
+            None => pos.evaluate(),
+        }
+    }
+    match game.public() {
+        AnyGame::Xiangqi(p) => value(&p),
+        AnyGame::Banqi(p) => value(&p),
+        AnyGame::ChessBattle(p) => value(&p),
+        AnyGame::Commander(p) => value(&p),
+        AnyGame::BanqiDealt(p) => value(&p.redact()),
+    }
+}
+
+/// Searches any game's position without history, with a fresh engine at full strength.
 ///
 /// A dealt Banqi position is searched through its public view: the engine never sees a deal.
 pub fn search_any(
@@ -67,53 +312,16 @@ pub fn search_any(
     stop: &AtomicBool,
     on_progress: impl FnMut(&AnyProgress),
 ) -> AnyResult {
-    match game.public() {
-        AnyGame::Xiangqi(p) => run(&p, limits, stop, on_progress, AnyMove::Xiangqi),
-        AnyGame::Banqi(p) => run(&p, limits, stop, on_progress, AnyMove::Banqi),
-        AnyGame::ChessBattle(p) => run(&p, limits, stop, on_progress, AnyMove::ChessBattle),
-        AnyGame::Commander(p) => run(&p, limits, stop, on_progress, AnyMove::Commander),
-        AnyGame::BanqiDealt(_) => unreachable!("public() removes the deal"),
-    }
+    Engine::new().search_position(game, limits, stop, on_progress)
 }
 
-fn run<G: Evaluate>(
-    pos: &G,
+/// Searches a game's current position with its history, with a fresh engine at full
+/// strength.
+pub fn search_record(
+    record: &AnyRecord,
     limits: &Limits,
     stop: &AtomicBool,
-    mut on_progress: impl FnMut(&AnyProgress),
-    wrap: fn(G::Move) -> AnyMove,
-) -> AnyResult
-where
-    AnyGame: From<G>,
-{
-    let game = AnyGame::from(pos.clone());
-    // Texts of a line, each move written in the position it is played from.
-    let line_text = |pv: &[G::Move]| {
-        let mut at = game.clone();
-        let mut out = Vec::with_capacity(pv.len());
-        for &m in pv {
-            out.push(at.engine_move_text(wrap(m)));
-            if at.play(wrap(m)).is_err() {
-                break;
-            }
-        }
-        out
-    };
-    let r = search(pos, limits, stop, |pr| {
-        on_progress(&AnyProgress {
-            depth: pr.depth,
-            score: pr.score,
-            nodes: pr.nodes,
-            millis: pr.millis,
-            pv: line_text(&pr.pv),
-        })
-    });
-    AnyResult {
-        best: r.best.map(wrap),
-        best_text: r.best.map(|m| game.engine_move_text(wrap(m))),
-        score: r.score,
-        depth: r.depth,
-        nodes: r.nodes,
-        pv: line_text(&r.pv),
-    }
+    on_progress: impl FnMut(&AnyProgress),
+) -> AnyResult {
+    Engine::new().search(record, limits, stop, on_progress)
 }

@@ -1,22 +1,29 @@
-//! The search finds mates, takes free material, obeys its limits and always answers legally.
+//! The search finds mates, takes free material, obeys its limits, follows each game's
+//! repetition rule and the same-side turns of the Rules trait, and never looks at a deal.
 
-use cannonade_engine::{Limits, MATE, search};
+use cannonade_core::{MoveBuf, Next, NoChance, Outcome, Reason, Record, Rules, Side};
+use cannonade_engine::{Engine, Evaluate, Limits, MATE, search};
+use cannonade_games::{AnyGame, AnyRecord, GameKind};
 use cannonade_xiangqi::Position;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
+
+fn depth(d: u32) -> Limits {
+    Limits { depth: Some(d), ..Limits::default() }
+}
 
 fn go(
     fen: &str,
     limits: Limits,
 ) -> (Position, cannonade_engine::SearchResult<cannonade_xiangqi::Move>) {
     let p = Position::from_fen(fen).unwrap();
-    let r = search(&p, &limits, &AtomicBool::new(false), |_| {});
+    let r = search(&p, &[], &limits, &AtomicBool::new(false), |_| {});
     (p, r)
 }
 
 #[test]
 fn finds_mate_in_one() {
-    let (_, r) = go("4k4/R8/1R7/9/9/9/9/9/9/3K5 w", Limits { depth: Some(3), ..Limits::default() });
+    let (_, r) = go("4k4/R8/1R7/9/9/9/9/9/9/3K5 w", depth(3));
     // b7b9 mates; b7f7 stalemates, which also wins at once in Xiangqi.
     assert!(["b7b9", "b7f7"].contains(&r.best.unwrap().to_string().as_str()));
     assert_eq!(r.score, MATE - 1);
@@ -24,14 +31,13 @@ fn finds_mate_in_one() {
 
 #[test]
 fn takes_a_free_chariot() {
-    let (_, r) = go("4k4/9/9/9/r8/R8/9/9/9/3K5 w", Limits { depth: Some(2), ..Limits::default() });
+    let (_, r) = go("4k4/9/9/9/r8/R8/9/9/9/3K5 w", depth(2));
     assert_eq!(r.best.unwrap().to_string(), "a4a5");
 }
 
 #[test]
 fn no_move_means_none() {
-    let (_, r) =
-        go("5k3/9/9/9/3r5/9/9/6n2/9/4K4 w", Limits { depth: Some(2), ..Limits::default() });
+    let (_, r) = go("5k3/9/9/9/3r5/9/9/6n2/9/4K4 w", depth(2));
     assert_eq!(r.best, None);
 }
 
@@ -46,14 +52,164 @@ fn limits_stop_the_search_with_a_legal_move() {
     );
     assert!(p.legal_moves().contains(&r.best.unwrap()));
     let stop = AtomicBool::new(true);
-    let r = search(&p, &Limits::default(), &stop, |_| {});
+    let r = search(&p, &[], &Limits::default(), &stop, |_| {});
     assert!(p.legal_moves().contains(&r.best.unwrap()));
 }
 
+/// Chariot against chariot; Red shuffles its chariot, Black its general: the eighth ply would make the start position
+/// occur a third time.
+fn shuffled() -> Record<Position> {
+    let mut r = Record::new(Position::from_fen("3k4r/9/9/9/9/9/9/9/9/R3K4 w").unwrap());
+    for m in ["a0a1", "d9d8", "a1a0", "d8d9", "a0a1", "d9d8", "a1a0"] {
+        let mv = r.position().parse_move(m).unwrap();
+        r.play(mv);
+    }
+    r
+}
+
 #[test]
-fn clock_allocation_is_sane() {
-    let t = Limits::from_clock(60_000, 0, None, 50);
-    assert!(t > Duration::from_millis(500) && t < Duration::from_secs(5), "{t:?}");
-    assert!(Limits::from_clock(10, 0, None, 50) >= Duration::from_millis(5));
-    assert!(Limits::from_clock(1_000, 0, Some(1), 50) <= Duration::from_millis(500));
+fn seed_rule_third_occurrence_loses_in_the_search_as_in_the_judge() {
+    let record = shuffled();
+    let losing = record.position().parse_move("d8d9").unwrap();
+    let mut after = record.clone();
+    after.play(losing);
+    assert!(matches!(after.next(), Next::Over(o) if o.winner == Some(Side::First)));
+    let history = &record.positions()[..record.len()];
+    let r = search(record.position(), history, &depth(4), &AtomicBool::new(false), |_| {});
+    assert_ne!(r.best, Some(losing));
+    assert!(r.score > -MATE / 2);
+}
+
+#[test]
+fn banqi_search_sees_only_the_public_position() {
+    let full = "XXXnXX2/rXRXbXXa/NXXXXPrX/XP1CAR1X b K1A1B2C1P2k1b1n1c2p4 4 40 BpAcppPnPkCbpKcB";
+    let dealt = AnyGame::from_fen(GameKind::Banqi, full).unwrap();
+    let public = dealt.public();
+    let limits = depth(3);
+    let a = Engine::new().search(
+        &AnyRecord::new(dealt.clone()),
+        &limits,
+        &AtomicBool::new(false),
+        |_| {},
+    );
+    let b = Engine::new().search(
+        &AnyRecord::new(public.clone()),
+        &limits,
+        &AtomicBool::new(false),
+        |_| {},
+    );
+    assert_eq!(a, b);
+    assert!(public.legal_moves().contains(&a.best.unwrap()));
+}
+
+#[test]
+fn banqi_first_flip_is_a_chance_node() {
+    let game = AnyGame::start(GameKind::Banqi).unwrap();
+    let r = Engine::new().search(
+        &AnyRecord::new(game.clone()),
+        &depth(3),
+        &AtomicBool::new(false),
+        |_| {},
+    );
+    assert!(game.legal_moves().contains(&r.best.unwrap()));
+    assert!(r.score.abs() < 200, "{}", r.score);
+}
+
+#[test]
+fn chessbattle_bomber_takes_the_bomber() {
+    let fen = "4h3/8/12/12/5b6/12/12/5B6/12/12/8/4H3 r 0 1";
+    let game = AnyGame::from_fen(GameKind::ChessBattle, fen).unwrap();
+    let r = Engine::new().search(&AnyRecord::new(game), &depth(3), &AtomicBool::new(false), |_| {});
+    assert_eq!(r.best_text.as_deref(), Some("f5xf8"));
+}
+
+#[test]
+fn engine_searches_are_deterministic() {
+    for kind in GameKind::available_games() {
+        let game = AnyGame::start(kind).unwrap();
+        let run = || {
+            Engine::new().search(
+                &AnyRecord::new(game.clone()),
+                &depth(4),
+                &AtomicBool::new(false),
+                |_| {},
+            )
+        };
+        assert_eq!(run(), run(), "{kind}");
+    }
+}
+
+/// A toy game whose turns are two sub-moves by the same player: take 1 or 2 stones, twice;
+/// whoever cannot move loses. The search must keep the sign over same-side children.
+#[derive(Clone, Debug)]
+struct DoubleTake {
+    stones: u8,
+    mover: Side,
+    second_half: bool,
+}
+
+impl Rules for DoubleTake {
+    type Move = u8;
+    type Chance = NoChance;
+    fn next(&self) -> Next {
+        if self.stones == 0 {
+            Next::Over(Outcome::loss(self.mover, Reason::NoMoves))
+        } else {
+            Next::Player(self.mover)
+        }
+    }
+    fn mover(&self) -> Side {
+        self.mover
+    }
+    fn legal_moves(&self, buf: &mut MoveBuf<u8>) {
+        buf.clear();
+        buf.extend((1..=2).filter(|&n| n <= self.stones));
+    }
+    fn play(&mut self, mv: u8) {
+        self.stones -= mv;
+        if self.second_half {
+            self.mover = !self.mover;
+        }
+        self.second_half = !self.second_half;
+    }
+    fn resolve(&mut self, c: NoChance) {
+        match c {}
+    }
+    fn hash(&self) -> u64 {
+        (self.stones as u64) << 2 | (self.mover.index() as u64) << 1 | self.second_half as u64
+    }
+}
+
+impl Evaluate for DoubleTake {
+    const MOVE_INDEXES: usize = 3;
+    fn evaluate(&self) -> i32 {
+        0
+    }
+    fn move_index(&self, mv: u8) -> usize {
+        mv as usize
+    }
+    fn tactical_value(&self, _: u8) -> Option<i32> {
+        None
+    }
+}
+
+/// Whether the mover of `g` wins with perfect play.
+fn solve(g: &DoubleTake) -> bool {
+    let mut buf = MoveBuf::new();
+    g.legal_moves(&mut buf);
+    buf.iter().any(|&m| {
+        let mut c = g.clone();
+        c.play(m);
+        if c.mover() == g.mover() { solve(&c) } else { !solve(&c) }
+    })
+}
+
+#[test]
+fn same_side_sub_moves_keep_the_sign() {
+    for stones in 1..=14 {
+        let g = DoubleTake { stones, mover: Side::First, second_half: false };
+        let r = search(&g, &[], &depth(24), &AtomicBool::new(false), |_| {});
+        assert_eq!(r.score > 0, solve(&g), "{stones} stones, score {}", r.score);
+        assert!(r.score.abs() > MATE / 2, "{stones} stones: solved, so a mate score");
+    }
 }

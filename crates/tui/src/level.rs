@@ -19,6 +19,7 @@ pub fn limits_for_level(level: u8) -> Limits {
         depth: Some(level as u32),
         nodes: Some(2_000 * 4u64.pow(level as u32)),
         time: Some(Duration::from_millis(400 * level as u64)),
+        ..Limits::default()
     }
 }
 

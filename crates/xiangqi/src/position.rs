@@ -243,6 +243,15 @@ impl Position {
         self.side = !self.side;
     }
 
+    /// The same placement with the other side to move and the capture counter at zero: a pass,
+    /// which the rules do not allow, for engines' null-move pruning. The result is a valid
+    /// position only when the side to move is not in check.
+    pub fn passed(&self) -> Position {
+        let mut p = self.with_side(!self.side);
+        p.halfmove = 0;
+        p
+    }
+
     /// The same placement with the other side to move (used by the chase judge to ask what
     /// the side that just moved could do next). May be an invalid position.
     pub(crate) fn with_side(&self, side: Colour) -> Position {

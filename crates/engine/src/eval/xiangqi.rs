@@ -1,0 +1,161 @@
+//! Xiangqi: material, piece squares, king safety and cannon screens.
+
+use crate::params::{
+    XIANGQI_CANNON_SCREENS, XIANGQI_CROSSED_SOLDIER, XIANGQI_GENERAL_OFF_CENTRE,
+    XIANGQI_MISSING_DEFENDER, XIANGQI_TEMPO, XIANGQI_VALUES,
+};
+use crate::{Evaluate, Repetition};
+use cannonade_core::{Outcome, Reason, Rules};
+use cannonade_geom::bits::Bits128;
+use cannonade_xiangqi::tables::{FILE, HALF};
+use cannonade_xiangqi::{Colour, Kind, MOVE_LIMIT, Move, Position, RepetitionRule};
+
+/// Piece-square bonus of a kind on (file, rank) seen from its own side (rank 0 = own back
+/// rank), built once from small formulas so the shape is readable.
+const fn square_bonus(kind: usize, file: i32, rank: i32) -> i32 {
+    let centre = 4 - if file > 4 { file - 4 } else { 4 - file };
+    match kind {
+        // Horse: centre and the middle of the board, never the back rank corners.
+        3 => {
+            let r = [-12, -2, 4, 8, 14, 16, 18, 14, 6, -4][rank as usize];
+            r + 3 * centre
+        }
+        // Chariot: develop off the back rank, press forward, stay near the middle files.
+        4 => {
+            let r = [-6, 2, 2, 4, 8, 10, 12, 14, 12, 8][rank as usize];
+            r + centre
+        }
+        // Cannon: the central file and its own half.
+        5 => {
+            let r = [0, 2, 4, 2, 0, 0, 0, 2, 4, 0][rank as usize];
+            r + if file == 4 { 10 } else { centre }
+        }
+        // Soldier: across the river it grows, most near the palace, less on the last rank.
+        6 => {
+            let r = [0, 0, 0, 0, 4, 10, 22, 28, 24, 4][rank as usize];
+            r + if rank >= 5 { 4 * centre } else { 0 }
+        }
+        _ => 0,
+    }
+}
+
+/// The bonus table, indexed `[kind][square]` from Red's view.
+static PST: [[i32; 90]; 7] = {
+    let mut t = [[0; 90]; 7];
+    let mut k = 0;
+    while k < 7 {
+        let mut sq = 0;
+        while sq < 90 {
+            t[k][sq] = square_bonus(k, (sq % 9) as i32, (sq / 9) as i32);
+            sq += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// The square seen from Black's side.
+#[inline]
+fn mirror(sq: u8) -> usize {
+    (9 - sq / 9) as usize * 9 + (sq % 9) as usize
+}
+
+/// Red-positive material and squares of one colour.
+fn material(pos: &Position, c: Colour) -> i32 {
+    let mut score = 0;
+    for k in Kind::ALL {
+        let set = pos.pieces(c, k);
+        score += XIANGQI_VALUES[k.index()] * set.count_ones() as i32;
+        if matches!(k, Kind::Horse | Kind::Chariot | Kind::Cannon | Kind::Soldier) {
+            for sq in Bits128(set) {
+                let s = if c == Colour::Red { sq as usize } else { mirror(sq) };
+                score += PST[k.index()][s];
+            }
+        }
+        if k == Kind::Soldier {
+            let crossed = set & HALF[1 - c.index()];
+            score += XIANGQI_CROSSED_SOLDIER * crossed.count_ones() as i32;
+        }
+    }
+    score
+}
+
+/// King safety of colour `c`: missing defenders weighed by enemy attackers across the river,
+/// the general's exposure, and enemy cannons on its file.
+fn king_safety(pos: &Position, c: Colour) -> i32 {
+    let them = !c;
+    let defenders = (pos.pieces(c, Kind::Advisor) | pos.pieces(c, Kind::Elephant)).count_ones();
+    let attackers = ((pos.pieces(them, Kind::Chariot)
+        | pos.pieces(them, Kind::Horse)
+        | pos.pieces(them, Kind::Cannon)
+        | pos.pieces(them, Kind::Soldier))
+        & HALF[c.index()])
+    .count_ones() as i32;
+    let mut score = -XIANGQI_MISSING_DEFENDER * (4 - defenders as i32) * attackers;
+    let g = pos.general(c);
+    score -= XIANGQI_GENERAL_OFF_CENTRE * (g.file() as i32 - 4).abs();
+    let file = FILE[g.file() as usize];
+    let occ = pos.occupied();
+    for cannon in Bits128(pos.pieces(them, Kind::Cannon) & file) {
+        let (lo, hi) = if cannon < g.index() { (cannon, g.index()) } else { (g.index(), cannon) };
+        let between = ((1u128 << hi) - (1u128 << (lo + 1))) & file & occ;
+        let n = (between.count_ones() as usize).min(3);
+        score -= XIANGQI_CANNON_SCREENS[n];
+    }
+    score
+}
+
+impl Evaluate for Position {
+    const MOVE_INDEXES: usize = 90 * 90;
+
+    fn evaluate(&self) -> i32 {
+        let red = material(self, Colour::Red) + king_safety(self, Colour::Red);
+        let black = material(self, Colour::Black) + king_safety(self, Colour::Black);
+        let score = red - black;
+        XIANGQI_TEMPO + if self.side_to_move() == Colour::Red { score } else { -score }
+    }
+
+    fn move_index(&self, mv: Move) -> usize {
+        mv.from().index() as usize * 90 + mv.to().index() as usize
+    }
+
+    fn tactical_value(&self, mv: Move) -> Option<i32> {
+        let victim = self.piece_at(mv.to())?;
+        let attacker = self.piece_at(mv.from()).map_or(0, |p| XIANGQI_VALUES[p.kind.index()]);
+        Some(XIANGQI_VALUES[victim.kind.index()] * 16 - attacker / 16)
+    }
+
+    fn in_check(&self) -> bool {
+        Position::in_check(self)
+    }
+
+    fn quick_outcome(&self) -> Option<Outcome> {
+        if self.halfmove() >= MOVE_LIMIT {
+            Some(Outcome::draw(Reason::MoveLimit))
+        } else if self.dead_material() {
+            Some(Outcome::draw(Reason::DeadMaterial))
+        } else {
+            None
+        }
+    }
+
+    fn stuck_outcome(&self) -> Outcome {
+        let reason = if Position::in_check(self) { Reason::Checkmate } else { Reason::Stalemate };
+        Outcome::loss(self.mover(), reason)
+    }
+
+    fn repetition(&self) -> Repetition {
+        match self.options().repetition {
+            RepetitionRule::Seed => Repetition::ThirdLoses,
+            RepetitionRule::Asian => Repetition::PerpetualCheckLoses,
+        }
+    }
+
+    fn reversible_plies(&self) -> usize {
+        self.halfmove() as usize
+    }
+
+    fn null_move(&self) -> Option<Position> {
+        Some(self.passed())
+    }
+}

@@ -1,0 +1,80 @@
+//! What the search needs to know about a game beyond the core [`Rules`] trait: its
+//! evaluation, which moves are tactical, check, the repetition rule and cheap end tests.
+//! One implementation per game lives in `eval/`; the rules crates know nothing of it.
+
+use cannonade_core::{Next, Outcome, Reason, Rules};
+
+/// How a game treats a position that occurs again (judged inside the search).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Repetition {
+    /// No repetition rule.
+    Off,
+    /// The game is drawn on this occurrence (Banqi, Chess-Battle); inside the search a first
+    /// repetition of a position already on the search path counts as the draw.
+    Draw {
+        /// The occurrence that draws (3 for the third).
+        occurrence: u32,
+    },
+    /// Xiangqi's seed rule: the ply that makes a position occur for the third time loses.
+    ThirdLoses,
+    /// Xiangqi's `asian` rule as the search judges it: in a repetition cycle the side that
+    /// checked with every move loses; otherwise the repetition is a draw.
+    PerpetualCheckLoses,
+}
+
+/// A game the search can play: [`Rules`] plus evaluation and search knowledge. The value is
+/// always from the view of [`Rules::mover`].
+pub trait Evaluate: Rules {
+    /// Size of the index space of [`Evaluate::move_index`] (history tables).
+    const MOVE_INDEXES: usize;
+
+    /// The position's value in centipawns for the seat to move.
+    fn evaluate(&self) -> i32;
+
+    /// A small index of a move (from and to squares) for history tables.
+    fn move_index(&self, mv: Self::Move) -> usize;
+
+    /// For a move that quiescence must search (a capture, a shot, a removing last-rank move):
+    /// its ordering value, most valuable victim first, least valuable attacker next.
+    /// `None` for a quiet move.
+    fn tactical_value(&self, mv: Self::Move) -> Option<i32>;
+
+    /// Whether the side to move is in check (false in games without check).
+    fn in_check(&self) -> bool {
+        false
+    }
+
+    /// An end of the game decided by the position alone *other than* having no legal move
+    /// (move limits, dead material, elimination). Called at every node, so it must be cheap.
+    fn quick_outcome(&self) -> Option<Outcome> {
+        match self.next() {
+            Next::Over(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    /// The outcome when the side to move has no legal move.
+    fn stuck_outcome(&self) -> Outcome {
+        match self.next() {
+            Next::Over(o) => o,
+            _ => Outcome::loss(self.mover(), Reason::NoMoves),
+        }
+    }
+
+    /// The repetition rule of this position's game.
+    fn repetition(&self) -> Repetition {
+        Repetition::Off
+    }
+
+    /// How many plies back a position equal to this one can lie (plies since the last
+    /// irreversible move).
+    fn reversible_plies(&self) -> usize {
+        usize::MAX
+    }
+
+    /// The position with the turn passed, for null-move pruning; `None` where passing is
+    /// not sound or not available (zugzwang-prone games, multi-step turns).
+    fn null_move(&self) -> Option<Self> {
+        None
+    }
+}

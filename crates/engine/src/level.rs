@@ -1,0 +1,99 @@
+//! Playing levels for people: 1 (a beginner's opponent) to 10 (full strength), weakened by
+//! depth, nodes and evaluation noise (the table is in [`crate::params::LEVELS`]).
+
+use crate::Limits;
+use crate::params::LEVELS;
+
+/// A playing level, 1 to 10.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Level(u8);
+
+/// The `UCI_Elo` range the levels are spread over.
+pub const ELO_RANGE: (u32, u32) = (800, 2400);
+
+impl Level {
+    /// Full strength.
+    pub const MAX: Level = Level(10);
+    /// The weakest level.
+    pub const MIN: Level = Level(1);
+
+    /// Level `n`, if it is 1 to 10.
+    pub const fn new(n: u8) -> Option<Level> {
+        if n >= 1 && n <= 10 { Some(Level(n)) } else { None }
+    }
+
+    /// The level's number, 1 to 10.
+    pub const fn number(self) -> u8 {
+        self.0
+    }
+
+    /// The level whose nominal Elo is nearest to `elo` (clamped to [`ELO_RANGE`]).
+    pub fn from_elo(elo: u32) -> Level {
+        let (lo, hi) = ELO_RANGE;
+        let e = elo.clamp(lo, hi) - lo;
+        let step = (hi - lo) / 9;
+        Level(1 + ((e + step / 2) / step).min(9) as u8)
+    }
+
+    /// The nominal Elo of the level, evenly spread over [`ELO_RANGE`] (the ladder in
+    /// docs/engine.md measures the real steps).
+    pub fn nominal_elo(self) -> u32 {
+        let (lo, hi) = ELO_RANGE;
+        lo + (self.0 as u32 - 1) * (hi - lo) / 9
+    }
+
+    /// Evaluation noise in ± centipawns.
+    pub fn noise(self) -> i32 {
+        LEVELS[self.0 as usize - 1].2
+    }
+
+    /// The caller's limits, tightened by the level's depth and node budget.
+    pub fn restrict(self, limits: &Limits) -> Limits {
+        let (depth, nodes, _) = LEVELS[self.0 as usize - 1];
+        let mut l = limits.clone();
+        if depth != u32::MAX {
+            l.depth = Some(l.depth.map_or(depth, |d| d.min(depth)));
+        }
+        if nodes != u64::MAX {
+            l.nodes = Some(l.nodes.map_or(nodes, |n| n.min(nodes)));
+        }
+        l
+    }
+}
+
+impl Default for Level {
+    fn default() -> Self {
+        Level::MAX
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_are_monotonic() {
+        for n in 1..10 {
+            let (a, b) = (Level(n), Level(n + 1));
+            let (la, lb) = (a.restrict(&Limits::default()), b.restrict(&Limits::default()));
+            assert!(la.depth.unwrap_or(u32::MAX) <= lb.depth.unwrap_or(u32::MAX));
+            assert!(la.nodes.unwrap_or(u64::MAX) <= lb.nodes.unwrap_or(u64::MAX));
+            assert!(a.noise() >= b.noise());
+            assert!(a.nominal_elo() < b.nominal_elo());
+        }
+        assert_eq!(Level::MAX.noise(), 0);
+        assert_eq!(Level::MAX.restrict(&Limits::default()), Limits::default());
+    }
+
+    #[test]
+    fn elo_maps_onto_levels() {
+        assert_eq!(Level::from_elo(0), Level::MIN);
+        assert_eq!(Level::from_elo(10_000), Level::MAX);
+        for n in 1..=10 {
+            let l = Level(n);
+            assert_eq!(Level::from_elo(l.nominal_elo()), l);
+        }
+        assert_eq!(Level::new(0), None);
+        assert_eq!(Level::new(11), None);
+    }
+}

@@ -1,0 +1,118 @@
+//! Every tunable of the engine in one place: search margins, reductions, time use, levels and
+//! the evaluation weights of each game. Values are centipawns (a Xiangqi soldier before the
+//! river, a Chess-Battle soldier) unless named otherwise.
+
+/// Aspiration window half-width around the previous iteration's score.
+pub const ASPIRATION_WINDOW: i32 = 30;
+/// Depth from which iterations start with an aspiration window.
+pub const ASPIRATION_MIN_DEPTH: i32 = 5;
+/// Reverse futility (static null move) margin per ply of remaining depth.
+pub const REVERSE_FUTILITY_MARGIN: i32 = 110;
+/// Deepest remaining depth where reverse futility pruning applies.
+pub const REVERSE_FUTILITY_DEPTH: i32 = 4;
+/// Shallowest remaining depth where null-move pruning is tried.
+pub const NULL_MOVE_MIN_DEPTH: i32 = 3;
+/// Base null-move reduction; one more ply per `NULL_MOVE_DEPTH_DIVISOR` of depth.
+pub const NULL_MOVE_BASE_REDUCTION: i32 = 2;
+/// See [`NULL_MOVE_BASE_REDUCTION`].
+pub const NULL_MOVE_DEPTH_DIVISOR: i32 = 4;
+/// Shallowest remaining depth where late moves are reduced.
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// Moves searched at full depth before reductions start (more at PV nodes).
+pub const LMR_FULL_MOVES: usize = 3;
+/// Reduction = ln(depth) * ln(move number) / LMR_DIVISOR (in hundredths).
+pub const LMR_DIVISOR_CENTI: f64 = 225.0;
+/// Quiescence plies in which check evasions are searched in full (deeper, stand pat).
+pub const QS_EVASION_PLIES: usize = 4;
+/// Deepest ply of the whole search (extensions included).
+pub const MAX_PLY: usize = 96;
+/// Check extensions stop once the ply exceeds this multiple of the nominal depth.
+pub const EXTENSION_PLY_FACTOR: i32 = 2;
+/// Chance nodes (Banqi flips) are expanded outcome by outcome only with at least this much
+/// remaining depth; shallower, a flip is worth the weighted static value of its outcomes.
+pub const CHANCE_EXPAND_DEPTH: i32 = 2;
+/// Chance nodes are expanded only within this many plies of the root.
+pub const CHANCE_EXPAND_PLY: usize = 3;
+/// At each node only the first moves leading to chance nodes in move order (the most
+/// promising flips) are expanded; the others get the weighted static value.
+pub const CHANCE_EXPAND_MOVES: usize = 3;
+/// History bonus cap (history scores are kept within ±this).
+pub const HISTORY_MAX: i32 = 1 << 14;
+
+/// Time: fraction (in percent) of the per-move slice used as the soft limit (no new
+/// iteration starts after it).
+pub const SOFT_TIME_PERCENT: u64 = 55;
+/// Time: the hard limit is at most this many times the per-move slice.
+pub const HARD_TIME_FACTOR: u64 = 3;
+/// Time: moves assumed left in the game when the GUI does not say.
+pub const DEFAULT_MOVES_TO_GO: u64 = 30;
+/// Time: never plan to use more than this percentage of the remaining clock on one move.
+pub const MAX_CLOCK_PERCENT: u64 = 20;
+
+/// Xiangqi piece values by `Kind` index (general, advisor, elephant, horse, chariot, cannon,
+/// soldier).
+pub const XIANGQI_VALUES: [i32; 7] = [0, 130, 130, 420, 950, 460, 100];
+/// Xiangqi: a soldier across the river is worth this much more (plus its square bonus).
+pub const XIANGQI_CROSSED_SOLDIER: i32 = 80;
+/// Xiangqi: per missing advisor or elephant, times the enemy attackers across the river.
+pub const XIANGQI_MISSING_DEFENDER: i32 = 12;
+/// Xiangqi: a cannon on the enemy general's file, by the number of pieces between them (one
+/// is a check, which the search sees; two is one move from check, the central cannon's
+/// pressure).
+pub const XIANGQI_CANNON_SCREENS: [i32; 4] = [12, 0, 40, 15];
+/// Xiangqi: general off its starting file (exposed), per step.
+pub const XIANGQI_GENERAL_OFF_CENTRE: i32 = 15;
+/// Xiangqi: the side to move's tempo.
+pub const XIANGQI_TEMPO: i32 = 15;
+
+/// Banqi base values, highest rank first (general, advisor, elephant, chariot, horse,
+/// cannon, soldier).
+pub const BANQI_VALUES: [i32; 7] = [500, 250, 130, 80, 60, 200, 60];
+/// Banqi: value added per enemy piece (up or down) that a piece can capture.
+pub const BANQI_PREY: i32 = 8;
+/// Banqi: value removed per enemy piece (up or down) that can capture this piece.
+pub const BANQI_PREDATOR: i32 = 6;
+/// Banqi: percentage of its value a face-down piece counts for its colour.
+pub const BANQI_DOWN_PERCENT: i32 = 85;
+/// Banqi: percentage of the victim's value for a capture the side to move threatens now.
+pub const BANQI_THREAT_PERCENT: i32 = 20;
+/// Banqi: percentage of the value of an own piece that the opponent attacks and that is not
+/// defended (an adjacent friend that could take back).
+pub const BANQI_HANGING_PERCENT: i32 = 10;
+
+/// Chess-Battle piece values by `Kind` index (headquarter, bomber, tank, gun, machine gun,
+/// cavalry, soldier).
+pub const BATTLE_VALUES: [i32; 7] = [0, 950, 520, 480, 360, 330, 100];
+/// Chess-Battle: soldier bonus by ranks advanced towards the last rank (0 = own back rank).
+pub const BATTLE_SOLDIER_ADVANCE: [i32; 12] = [0, 0, 0, 5, 10, 18, 28, 40, 60, 90, 150, 0];
+/// Chess-Battle: percentage of the victim's value for each enemy piece a gun or machine gun
+/// has in its sights (a shooting line).
+pub const BATTLE_SIGHT_PERCENT: i32 = 8;
+/// Chess-Battle: a shooter's value per open square on its shooting lines.
+pub const BATTLE_LINE_SQUARE: i32 = 2;
+/// Chess-Battle: centralisation bonus per step closer to the centre, for leapers and
+/// shooters.
+pub const BATTLE_CENTRE: i32 = 4;
+/// Chess-Battle: the side to move's tempo.
+pub const BATTLE_TEMPO: i32 = 15;
+
+/// Commander Chess piece values by `Kind` index (commander, infantry, tank, militia,
+/// engineer, artillery, anti-air, missile, air force, navy, headquarters), in centipawns.
+pub const COMMANDER_VALUES: [i32; 11] = [0, 100, 200, 100, 100, 300, 200, 400, 600, 800, 0];
+/// Commander Chess: the side to move's tempo.
+pub const COMMANDER_TEMPO: i32 = 10;
+
+/// Levels 1–10 for people: maximum depth, node budget and evaluation noise (± centipawns).
+/// Level 10 is full strength.
+pub const LEVELS: [(u32, u64, i32); 10] = [
+    (1, 2_000, 250),
+    (1, 4_000, 150),
+    (2, 8_000, 100),
+    (2, 16_000, 70),
+    (3, 40_000, 50),
+    (4, 100_000, 35),
+    (5, 250_000, 20),
+    (6, 600_000, 10),
+    (8, 2_000_000, 4),
+    (u32::MAX, u64::MAX, 0),
+];
