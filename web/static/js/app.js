@@ -40,7 +40,7 @@ function renderConn() {
 }
 
 function renderMute() {
-  muteBtn.textContent = muted() ? '🔇 Sound off' : '🔊 Sound on';
+  muteBtn.textContent = muted() ? 'Sound: off' : 'Sound: on';
   muteBtn.setAttribute('aria-pressed', String(muted()));
 }
 

@@ -21,7 +21,7 @@ const S = 60; // one file/rank step in SVG units
  * @property {string|null} check the square of a piece in check
  * @property {boolean} flipped
  * @property {'hanzi'|'latin'} pieceSet
- * @property {string[]} zones squares to shade as air-defence zones
+ * @property {{first: string[], second: string[]}} zones squares to shade as each seat's air-defence zones
  * @property {string[]} marks squares to mark (a proposal, a tally's favourite)
  */
 
@@ -91,7 +91,7 @@ export class Board {
   }
 
   get margin() {
-    return this.cells ? S * 0.55 : S * 0.8;
+    return this.cells ? S * 0.6 : S;
   }
 
   /**
@@ -149,6 +149,7 @@ export class Board {
   /** The squares a click may go to next. */
   nextSquares() {
     const n = this.path.length;
+    if (n === 0) return new Set();
     return new Set(this.candidates(this.path).filter((m) => m.squares.length > n).map((m) => m.squares[n]));
   }
 
@@ -313,8 +314,9 @@ export class Board {
     else this.drawPoints(base);
     this.drawLabels(base);
     const marks = el('g', { class: 'marks' }, svg);
-    for (const sq of st.zones) this.square(marks, sq, 'zone');
-    for (const sq of st.lastMove) this.square(marks, sq, 'last');
+    for (const sq of st.zones.first) this.square(marks, sq, 'zone first');
+    for (const sq of st.zones.second) this.square(marks, sq, 'zone second');
+    st.lastMove.forEach((sq, i) => this.square(marks, sq, i === st.lastMove.length - 1 ? 'last to' : 'last'));
     for (const sq of st.marks) this.square(marks, sq, 'proposal');
     if (st.check) this.square(marks, st.check, 'check');
     if (this.path.length) this.square(marks, this.path[this.path.length - 1], 'selected');
@@ -460,7 +462,7 @@ export class Board {
     const st = /** @type {BoardState} */ (this.state);
     const g = st.geometry;
     const labels = el('g', { class: 'labels', 'aria-hidden': 'true' }, p);
-    const off = this.margin * (this.cells ? 0.55 : 0.6);
+    const off = this.margin * (this.cells ? 0.5 : 0.72);
     for (let f = 0; f < g.files; f++) {
       const r = st.flipped ? g.ranks - 1 : 0;
       const [x, y] = this.xy(f, r);
@@ -507,10 +509,10 @@ export class Board {
     if (carrier.heroic) el('path', { d: star(S * 0.3, -S * 0.3, S * 0.12), class: 'hero' }, grp);
     // Passengers: small discs along the bottom, carrier first in the text.
     passengers.forEach((u, i) => {
-      const px = (i - (passengers.length - 1) / 2) * S * 0.34;
-      const pg = el('g', { class: 'passenger', transform: `translate(${px} ${S * 0.36})` }, grp);
+      const px = (i - (passengers.length - 1) / 2) * S * 0.42;
+      const pg = el('g', { class: 'passenger', transform: `translate(${px} ${S * 0.34})` }, grp);
       const c = colourOf(u.letter);
-      el('circle', { r: S * 0.16, class: `disc ${c}` }, pg);
+      el('circle', { r: S * 0.2, class: `disc ${c}` }, pg);
       const pt = el('text', { class: `glyph small ${c}`, y: 1 }, pg);
       pt.textContent = glyph(st.kind, u.letter, st.pieceSet);
       if (u.heroic) el('path', { d: star(S * 0.12, -S * 0.12, S * 0.06), class: 'hero' }, pg);

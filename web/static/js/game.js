@@ -300,12 +300,7 @@ export class GameView {
     }
     const online = this.net.status === 'open';
     const canAct = online && this.live && !s.result && s.legal && s.legal.length ? s.legal : null;
-    const zones = this.showZones
-      ? (() => {
-          const z = pos.air_defence ?? airDefence(g, pos.pieces);
-          return [...z.first, ...z.second];
-        })()
-      : [];
+    const zones = this.showZones ? pos.air_defence ?? airDefence(g, pos.pieces) : { first: [], second: [] };
     const marks = s.you === 'spectator' ? [this.proposal ?? this.tally[0]?.mv].filter((x) => x != null).flatMap((mv) => squaresOf(/** @type {string} */ (mv)).slice(-1)) : [];
     this.board.set({
       kind: s.kind,
@@ -490,10 +485,10 @@ export class GameView {
     };
     const cur = () => this.viewPly ?? s.moves.length;
     nav.replaceChildren(
-      go('⏮', 'start', () => 0),
+      go('|◀', 'start', () => 0),
       go('◀', 'back', () => cur() - 1),
       go('▶', 'forward', () => cur() + 1),
-      go('⏭', 'end', () => s.moves.length),
+      go('▶|', 'end', () => s.moves.length),
     );
     const current = list.querySelector('.current');
     if (current && this.live) list.scrollTop = list.scrollHeight;

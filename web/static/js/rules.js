@@ -68,7 +68,7 @@ for (const fig of document.querySelectorAll('figure[data-board]')) {
     check: null,
     flipped: false,
     pieceSet: prefs().pieceSet,
-    zones: (fig.getAttribute('data-marks') ?? '').split(' ').filter(Boolean),
+    zones: { first: (fig.getAttribute('data-marks') ?? '').split(' ').filter(Boolean), second: [] },
     marks: [],
   });
 }
