@@ -233,7 +233,8 @@ function route() {
   screen = null;
   const invite = /^\/invite\/([\w-]+)/.exec(location.pathname);
   const hash = location.hash.replace(/^#/, '') || '/';
-  const game = /^\/game\/([\w-]+)/.exec(hash);
+  // The server also serves the page at /game/ID (links it hands out).
+  const game = /^\/game\/([\w-]+)/.exec(hash) ?? (hash === '/' ? /^\/game\/([\w-]+)/.exec(location.pathname) : null);
   for (const a of document.querySelectorAll('nav a')) a.classList.toggle('here', a.getAttribute('href') === '#' + hash);
   if (game) {
     const view = new GameView(main, net, game[1]);

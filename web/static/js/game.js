@@ -138,6 +138,11 @@ export class GameView {
       case 'event':
         this.onEvent(m.v, m.event, m.legal ?? null);
         break;
+      case 'clock':
+        if (this.snap) this.snap.clock = m.clock;
+        this.clockAt = performance.now();
+        this.renderClocks();
+        break;
       case 'spectators':
         if (this.snap) this.snap.spectators = m.count;
         this.renderInfo();
@@ -558,6 +563,11 @@ export class GameView {
   exportRecord() {
     const s = this.snap;
     if (!s) return;
+    if (s.result) {
+      // The server's archive has the full record (with the Banqi seed).
+      window.open(`/api/game/${encodeURIComponent(s.game)}/export`, '_blank');
+      return;
+    }
     const lines = [
       `[Game "${s.kind}"]`,
       `[Site "${location.origin}/#/game/${s.game}"]`,
@@ -565,7 +575,7 @@ export class GameView {
       `[Second "${s.players[1].name}"]`,
       `[Options "${s.options}"]`,
       `[Start "${s.start.fen}"]`,
-      `[Result "${s.result ? (s.result.winner ?? 'draw') + ' ' + s.result.reason : '*'}"]`,
+      '[Result "*"]',
       '',
     ];
     const body = [];

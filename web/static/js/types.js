@@ -98,6 +98,7 @@
  *   | {t: 'game_started', game: string, role: Role}
  *   | ({t: 'snapshot'} & Snapshot)
  *   | {t: 'event', game: string, v: number, event: GameEvent, legal?: LegalMove[]}
+ *   | {t: 'clock', game: string, clock: ClockState}
  *   | {t: 'spectators', game: string, count: number}
  *   | {t: 'presence', game: string, seat: Seat, online: boolean, claim_in_ms?: number}
  *   | ({t: 'chat', game: string} & ChatLine)
