@@ -3,7 +3,7 @@
 // boards here are documentation; the game screens draw what the server sends.
 
 import { Board } from './board.js';
-import { commanderGeometry } from './geometry.js';
+import { commanderGeometry, completeGeometry } from './geometry.js';
 import { prefs } from './ui.js';
 
 /** @typedef {import('./types.js').Geometry} Geometry */
@@ -46,7 +46,7 @@ for (const fig of document.querySelectorAll('figure[data-board]')) {
   const kind = /** @type {GameKind} */ (fig.getAttribute('data-board'));
   const make = BOARDS[kind];
   if (!make) continue;
-  const g = make();
+  const g = completeGeometry(kind, make());
   if (kind === 'xiangqi' || kind === 'banqi') {
     const colours = ['red', 'black'];
     for (const [i, c] of colours.entries())
