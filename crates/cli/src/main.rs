@@ -1,7 +1,9 @@
 //! `cannonade`: the command-line entry to Cannonade's games.
 
 mod bench;
+mod loadtest;
 mod perft;
+mod serve;
 mod uci;
 mod verify;
 
@@ -29,6 +31,10 @@ enum Command {
     Uci,
     /// Checks a finished Banqi game record: every flip must follow from the revealed seed.
     Verify(verify::Args),
+    /// Runs the online server: lobby, live games, spectators (open the address in a browser).
+    Serve(serve::Args),
+    /// Plays bots and spectators against a local server and prints latencies.
+    Loadtest(loadtest::Args),
 }
 
 fn main() -> Result<()> {
@@ -38,5 +44,7 @@ fn main() -> Result<()> {
         Command::Bench(args) => bench::run(args),
         Command::Uci => uci::run(),
         Command::Verify(args) => verify::run(args),
+        Command::Serve(args) => serve::run(args),
+        Command::Loadtest(args) => loadtest::run(args),
     }
 }

@@ -190,6 +190,14 @@ pub enum ServerMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         legal: Option<Vec<LegalMove>>,
     },
+    /// The clocks now (after a replay of missed events, whose clocks are those of their
+    /// moments).
+    Clock {
+        /// The game id.
+        game: String,
+        /// The clocks.
+        clock: ClockState,
+    },
     /// How many spectators watch (batched: at most about once a second).
     Spectators {
         /// The game id.

@@ -1,0 +1,5 @@
+pub fn run(_: Args) -> anyhow::Result<()> {
+    Ok(())
+}
+#[derive(clap::Args)]
+pub struct Args {}
