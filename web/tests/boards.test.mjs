@@ -26,8 +26,8 @@ after(async () => {
  * A stand-in server for one game: a snapshot on `watch`, then each expected move answered
  * with the recorded event. `role` is what the page is in the game.
  */
-function standIn(kind, role, log) {
-  const fx = FIXTURES[kind];
+function standIn(kind, role, log, fixtures = FIXTURES) {
+  const fx = fixtures[kind];
   const id = `fx-${kind}`;
   let ply = 0;
   const legalAt = (i) => (i < fx.plies.length ? fx.plies[i].legal : fx.legal_after);
@@ -161,5 +161,27 @@ test('phone screen: the whole board fits the width', async () => {
   const box = await page.locator('svg.board').boundingBox();
   assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `board within the screen: ${JSON.stringify(box)}`);
   await shot(page, 'phone-commander');
+  await page.close();
+});
+
+test('commander: with no pieces and no geometry from the server, the board reads the position text', async () => {
+  // What a server that does not describe Commander yet sends (docs/web-client.md, request 2).
+  const bare = structuredClone(FIXTURES);
+  const fx = bare.commander;
+  const strip = (p) => ({ ...p, pieces: {} });
+  fx.geometry = null;
+  fx.start = strip(fx.start);
+  for (const p of fx.plies) p.position = strip(p.position);
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  await page.routeWebSocket(/\/ws/, standIn('commander', 'both', [], bare));
+  await page.goto(`${site.url}/#/game/fx-commander`);
+  await page.locator('.board .piece').first().waitFor();
+  const expected = FIXTURES.commander.start.pieces;
+  const drawn = await page.locator('.board .piece').evaluateAll((els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-square'), e.getAttribute('data-piece')])));
+  assert.deepEqual(drawn, expected);
+  await playRecorded(page, 'commander', 0);
+  await page.locator('.moves .mv[data-ply="1"]').waitFor();
+  const after = await page.locator('.board .piece').evaluateAll((els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-square'), e.getAttribute('data-piece')])));
+  assert.deepEqual(after, FIXTURES.commander.plies[0].position.pieces, 'a stack read from (NI)');
   await page.close();
 });

@@ -13,9 +13,6 @@ use serde::Deserialize;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// The placeholder page served at `/` until the browser client lands.
-const INDEX: &str = include_str!("../assets/index.html");
-
 /// The name of the session cookie.
 pub const COOKIE: &str = "cannonade_session";
 
@@ -46,13 +43,21 @@ async fn index(State(app): State<Arc<App>>) -> Response {
             return Html(text).into_response();
         }
     }
-    Html(INDEX).into_response()
+    embedded("/")
+}
+
+/// The browser client compiled into the binary (crate `cannonade-webui`).
+fn embedded(path: &str) -> Response {
+    match cannonade_webui::resolve(path) {
+        Some(asset) => ([(header::CONTENT_TYPE, asset.content_type)], asset.bytes).into_response(),
+        None => error(StatusCode::NOT_FOUND, "not found"),
+    }
 }
 
 /// Files of the web directory (`--web DIR`), with no way out of it.
 async fn static_file(State(app): State<Arc<App>>, uri: axum::http::Uri) -> Response {
     let Some(dir) = &app.config.web_dir else {
-        return error(StatusCode::NOT_FOUND, "not found");
+        return embedded(uri.path());
     };
     let path = uri.path().trim_start_matches('/');
     let safe = !path.is_empty()

@@ -2,7 +2,7 @@
 // step with the server's versioned events.
 
 import { Board } from './board.js';
-import { airDefence, completeGeometry, seatColours } from './geometry.js';
+import { airDefence, completeGeometry, readPlacement, seatColours } from './geometry.js';
 import { play } from './sound.js';
 import { h, rememberGame, seatName, resultText, download, prefs, savePrefs } from './ui.js';
 
@@ -163,12 +163,14 @@ export class GameView {
         break;
       case 'reveal': {
         const top = m.counts[0];
-        this.revealText = `Move ${m.ply + 1}: played ${m.played}. ${m.matched} spectator${m.matched === 1 ? '' : 's'} guessed it` +
+        const played = this.snap?.moves[m.ply]?.display ?? m.played;
+        this.revealText = `Move ${m.ply + 1}: played ${played}. ${m.matched} spectator${m.matched === 1 ? '' : 's'} guessed it` +
           (top ? `; the crowd's favourite was ${top.mv} (${top.n}).` : '.');
         if (this.snap) this.snap.crowd = m.crowd;
         this.tally = [];
         this.proposal = null;
         this.renderSpectate();
+        this.renderBoard();
         break;
       }
       case 'score':
@@ -187,13 +189,31 @@ export class GameView {
     }
   }
 
+  /**
+   * A position as drawn: the pieces read from the position text when the server sent none
+   * for a board it does not describe yet (Commander, request 2).
+   * @param {PublicPosition} p
+   * @returns {PublicPosition}
+   */
+  fill(p) {
+    const g = this.snap?.geometry;
+    if (!g || Object.keys(p.pieces).length || !p.fen) return p;
+    return { ...p, pieces: readPlacement(g, p.fen) };
+  }
+
   /** @param {Snapshot} s */
   onSnapshot(s) {
     const known = this.snap && this.snap.moves.length <= s.moves.length ? this.positions : [];
     this.snap = { ...s, geometry: completeGeometry(s.kind, s.geometry) };
-    this.positions = Array.from({ length: s.moves.length + 1 }, (_, i) => s.positions?.[i - 1] ?? known[i] ?? null);
-    this.positions[0] = s.start;
-    this.positions[s.moves.length] = s.position;
+    const snap = this.snap;
+    snap.start = this.fill(s.start);
+    snap.position = this.fill(s.position);
+    this.positions = Array.from({ length: s.moves.length + 1 }, (_, i) => {
+      const p = s.positions?.[i - 1] ?? known[i];
+      return p ? this.fill(p) : null;
+    });
+    this.positions[0] = snap.start;
+    this.positions[s.moves.length] = snap.position;
     this.clockAt = performance.now();
     if (!this.flipSet) this.flipped = s.you === 'second';
     rememberGame(this.snap);
@@ -217,6 +237,7 @@ export class GameView {
     s.v = v;
     switch (ev.e) {
       case 'moved': {
+        ev.position = this.fill(ev.position);
         const before = Object.keys(s.position.pieces).length;
         s.moves.push({ mv: ev.mv, display: ev.display, seat: ev.seat });
         s.position = ev.position;
@@ -239,6 +260,7 @@ export class GameView {
         s.offers = s.offers.filter(([k]) => k !== ev.kind);
         break;
       case 'taken_back':
+        ev.position = this.fill(ev.position);
         s.moves.splice(s.moves.length - ev.moves, ev.moves);
         this.positions.length = s.moves.length + 1;
         this.positions[s.moves.length] = ev.position;
@@ -334,7 +356,7 @@ export class GameView {
       const pres = this.presence[seat];
       const away = !p.online && !p.ai ? h('span', { class: 'away' }, pres.claimAt ? ' (left: claim possible soon)' : ' (offline)') : '';
       box.replaceChildren(
-        h('span', { class: `seat-dot ${seat}` }),
+        h('span', { class: `seat-dot ${s.kind === 'banqi' ? 'unknown' : seat}` }),
         h('span', { class: 'name' }, `${p.name}${p.rating ? ` (${p.rating})` : ''}`),
         h('span', { class: 'seat-name' }, ` · ${seatName(s, seat)}`),
         away,

@@ -184,3 +184,40 @@ export function squareIndex(g, sq) {
   if (!m) return [-1, -1];
   return [g.file_labels.indexOf(m[1]), g.rank_labels.indexOf(m[2])];
 }
+
+/**
+ * Stand-in until the server lists Commander's pieces (request 2 in docs/web-client.md): the
+ * placement field of the position text read into unit texts by square, ranks top down,
+ * digits as runs of empty points, `(…)` a stack, `+` a hero.
+ * @param {Geometry} g
+ * @param {string} fen
+ * @returns {Record<string, string>}
+ */
+export function readPlacement(g, fen) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  const rows = (fen.split(' ')[0] ?? '').split('/');
+  rows.forEach((row, i) => {
+    const rank = g.rank_labels[g.ranks - 1 - i];
+    let file = 0;
+    let run = '';
+    let unit = '';
+    let open = false;
+    for (const ch of row) {
+      if (/\d/.test(ch) && !open) {
+        run += ch;
+        continue;
+      }
+      file += Number(run || 0);
+      run = '';
+      unit += ch;
+      if (ch === '(') open = true;
+      else if (ch === ')') open = false;
+      if (open || ch === '+' || ch === '(') continue;
+      if (file < g.files && rank !== undefined) out[g.file_labels[file] + rank] = unit;
+      unit = '';
+      file += 1;
+    }
+  });
+  return out;
+}
