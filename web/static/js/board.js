@@ -73,6 +73,8 @@ export class Board {
 
   /** @param {BoardState} state */
   set(state) {
+    // The first moment a person can act on the board, for the load measurement.
+    if (state.legal?.length && !performance.getEntriesByName('board-interactive').length) performance.mark('board-interactive');
     const legalChanged = this.state?.legal !== state.legal;
     this.state = state;
     if (legalChanged) this.reset();

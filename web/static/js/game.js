@@ -368,6 +368,10 @@ export class GameView {
   renderClocks() {
     const s = this.snap;
     if (!s) return;
+    // The opponent's grace period ran out: offer the claim without waiting for a message.
+    const opp = this.presence[s.you === 'first' ? 'second' : 'first'];
+    const claimable = (s.you === 'first' || s.you === 'second') && !opp.online && opp.claimAt !== null && performance.now() >= opp.claimAt;
+    if (claimable && !s.result && !this.el.controls.querySelector('[data-action="claim"]')) this.renderControls();
     if (s.time_control.initial_ms === 0) {
       for (const c of this.root.querySelectorAll('.clock')) c.textContent = '';
       return;
