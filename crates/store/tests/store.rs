@@ -105,6 +105,8 @@ async fn postgres_store_when_configured() {
     };
     let store = SqlStore::connect(&url).await.unwrap();
     // Unique ids per run: the database outlives the test.
-    let prefix = format!("pg{}", std::process::id());
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let prefix = format!("pg{}x{nanos}", std::process::id());
     contract(&store, &prefix).await;
 }
