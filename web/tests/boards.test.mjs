@@ -185,3 +185,29 @@ test('commander: with no pieces and no geometry from the server, the board reads
   assert.deepEqual(after, FIXTURES.commander.plies[0].position.pieces, 'a stack read from (NI)');
   await page.close();
 });
+
+test('a chain of landings is picked by its first and last squares, or landing by landing', async () => {
+  // A made-up list (the board knows no rule): a capture chain and its first capture alone.
+  const fake = structuredClone(FIXTURES);
+  const fx = fake.banqi;
+  const chain = { mv: 'a1xa3xc3', squares: ['a1', 'a3', 'c3'] };
+  const single = { mv: 'a1xa3', squares: ['a1', 'a3'] };
+  fx.plies[0] = { ...fx.plies[0], legal: [chain, single], mv: chain.mv, display: chain.mv };
+  fx.plies[1] = { ...fx.plies[1], legal: [chain, single], mv: single.mv, display: single.mv };
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const log = [];
+  await page.routeWebSocket(/\/ws/, standIn('banqi', 'both', log, fake));
+  await page.goto(`${site.url}/#/game/fx-banqi`);
+  await page.locator('.board .piece').first().waitFor();
+  await clickSquare(page, 'a1');
+  await clickSquare(page, 'c3');
+  await page.locator('.moves .mv[data-ply="1"]').waitFor();
+  // Landing on a3 could stop there or go on: the board asks, and "a1xa3" stops.
+  await clickSquare(page, 'a1');
+  await clickSquare(page, 'a3');
+  assert.ok(await page.locator('.board .dest[data-dest="c3"]').count(), 'the next landing is offered');
+  await page.locator('.picker button[data-mv="a1xa3"]').click();
+  await page.locator('.moves .mv[data-ply="2"]').waitFor();
+  assert.deepEqual(log.filter((m) => m.t === 'move').map((m) => m.mv), ['a1xa3xc3', 'a1xa3']);
+  await page.close();
+});

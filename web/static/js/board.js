@@ -169,6 +169,17 @@ export class Board {
       return this.draw();
     }
     let path = [...this.path, sq];
+    if (!this.candidates(path).length && this.path.length) {
+      // A click on the final square of a longer move (a chain's last landing) picks it
+      // without clicking every landing in between.
+      const ends = this.candidates(this.path).filter((m) => m.squares.length > path.length && m.squares[m.squares.length - 1] === sq);
+      if (ends.length === 1) {
+        this.path = [];
+        this.onMove(ends[0]);
+        return;
+      }
+      if (ends.length > 1) return this.choose(ends, this.path);
+    }
     if (!this.candidates(path).length) path = [sq];
     const cands = this.candidates(path);
     if (!cands.length) {
