@@ -129,6 +129,15 @@ test('hot-seat: one page plays both sides, then resigns', { skip: skip(), timeou
   const end = await resign(page);
   assert.ok(end.result.winner, 'someone won by resignation');
   await shot(page, 'e2e-hotseat');
+  // Past games: listed on this device, opened again from the server, replayed from the start.
+  await page.goto(server.url + '/#/past');
+  await page.locator(`.past a[href="#/game/${s0.id}"]`).click();
+  await until(page, (s) => s.id === s0.id && !!s.result, 'the finished game');
+  await page.locator('[data-nav="start"]').click();
+  assert.equal(await page.locator('.board .piece').count(), 32, 'the start position');
+  await page.locator('[data-nav="forward"]').click();
+  assert.equal(await page.locator('.moves .mv.current').getAttribute('data-ply'), '1');
+  assert.equal(await page.locator('.entry-error').innerText(), '', 'every position is available');
   await page.context().close();
 });
 

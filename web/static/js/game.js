@@ -4,7 +4,7 @@
 import { Board } from './board.js';
 import { airDefence, completeGeometry, readPlacement, seatColours } from './geometry.js';
 import { play } from './sound.js';
-import { h, rememberGame, seatName, resultText, download, prefs, savePrefs } from './ui.js';
+import { h, rememberGame, seatName, resultText, download, prefs, savePrefs, savePositions, loadPositions } from './ui.js';
 
 /** @typedef {import('./types.js').Snapshot} Snapshot */
 /** @typedef {import('./types.js').ServerMsg} ServerMsg */
@@ -203,7 +203,8 @@ export class GameView {
 
   /** @param {Snapshot} s */
   onSnapshot(s) {
-    const known = this.snap && this.snap.moves.length <= s.moves.length ? this.positions : [];
+    // Positions seen before (this page or an earlier visit) that still fit the move list.
+    const known = loadPositions(s.game, s.moves.map((m) => m.mv));
     this.snap = { ...s, geometry: completeGeometry(s.kind, s.geometry) };
     const snap = this.snap;
     snap.start = this.fill(s.start);
@@ -217,6 +218,7 @@ export class GameView {
     this.clockAt = performance.now();
     if (!this.flipSet) this.flipped = s.you === 'second';
     rememberGame(this.snap);
+    savePositions(s.game, s.moves.map((m) => m.mv), this.positions);
     this.render();
   }
 
@@ -287,6 +289,7 @@ export class GameView {
     }
     if (this.viewPly !== null && ev.e !== 'moved') this.viewPly = null;
     rememberGame(s);
+    savePositions(s.game, s.moves.map((m) => m.mv), this.positions);
     this.render();
   }
 

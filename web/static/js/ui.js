@@ -118,3 +118,42 @@ export function download(name, text) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
+
+/**
+ * Keeps the positions of a game seen on this device, so it can be replayed later (the
+ * snapshot has only the start and the current position; request 6 in docs/web-client.md).
+ * The last ten games are kept.
+ * @param {string} id
+ * @param {string[]} moves the move texts, to tell later whether the positions still apply
+ * @param {(import('./types.js').PublicPosition|null)[]} positions
+ */
+export function savePositions(id, moves, positions) {
+  try {
+    const index = JSON.parse(localStorage.getItem('cannonade_pos_index') ?? '[]').filter((/** @type {string} */ g) => g !== id);
+    index.unshift(id);
+    for (const old of index.splice(10)) localStorage.removeItem(`cannonade_pos_${old}`);
+    localStorage.setItem('cannonade_pos_index', JSON.stringify(index));
+    localStorage.setItem(`cannonade_pos_${id}`, JSON.stringify({ moves, positions }));
+  } catch {
+    // A full storage only loses replays, never the game.
+  }
+}
+
+/**
+ * The saved positions of a game that still apply to `moves`: those after a common beginning
+ * of both move lists (a takeback elsewhere makes later ones stale).
+ * @param {string} id
+ * @param {string[]} moves
+ * @returns {(import('./types.js').PublicPosition|null)[]}
+ */
+export function loadPositions(id, moves) {
+  try {
+    const saved = JSON.parse(localStorage.getItem(`cannonade_pos_${id}`) ?? '{}');
+    if (!Array.isArray(saved.moves) || !Array.isArray(saved.positions)) return [];
+    let same = 0;
+    while (same < moves.length && saved.moves[same] === moves[same]) same += 1;
+    return saved.positions.slice(0, same + 1);
+  } catch {
+    return [];
+  }
+}
