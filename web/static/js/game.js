@@ -582,7 +582,7 @@ export class GameView {
     const s = this.snap;
     if (!s) return;
     const names = { xiangqi: 'Xiangqi', banqi: 'Banqi', chessbattle: 'Chess-Battle', commander: 'Commander Chess' };
-    const role = { first: 'playing', second: 'playing', both: 'hot-seat', spectator: 'watching' }[s.you];
+    const role = s.result ? 'finished' : { first: 'playing', second: 'playing', both: 'hot-seat', spectator: 'watching' }[s.you];
     this.el.info.replaceChildren(
       h('h2', {}, names[s.kind] ?? s.kind),
       h('p', {}, `${role} · ${s.rated ? 'rated' : 'casual'} · ${s.spectators} watching`),
