@@ -110,7 +110,12 @@ impl Target {
             Some(t) => format!("{}/ws?token={t}", self.url),
             None => format!("{}/ws", self.url),
         };
-        let (mut ws, _) = tokio_tungstenite::client_async(url, stream).await?;
+        // Small buffers, as on the server: tens of thousands of sockets share this process.
+        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+            .read_buffer_size(8 * 1024)
+            .write_buffer_size(8 * 1024);
+        let (mut ws, _) =
+            tokio_tungstenite::client_async_with_config(url, stream, Some(config)).await?;
         match recv(&mut ws).await? {
             Some(ServerMsg::Welcome { token, .. }) => Ok((ws, token)),
             other => bail!("expected a welcome, got {other:?}"),

@@ -100,7 +100,11 @@ async fn ws(
     let token = query.get("token").cloned().or_else(|| cookie_token(&headers));
     // Frames above this are cut off by the protocol layer; smaller ones above the message
     // limit get an error event.
+    // Small buffers: tungstenite's defaults (128 KiB each way) would cost a quarter of a
+    // megabyte per idle socket; our frames are a few KiB.
     upgrade
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(8 * 1024)
         .max_message_size(64 * 1024)
         .max_frame_size(64 * 1024)
         .on_upgrade(move |socket| socket::run(app, socket, token))

@@ -370,3 +370,58 @@ async fn the_lobby_lists_seeks_and_accepting_starts_a_game() {
     b.send(ClientMsg::AcceptSeek { id: seek.id }).await;
     assert_eq!(b.error().await.0, ErrorCode::NotFound, "a seek is taken once");
 }
+
+async fn account(app: &std::sync::Arc<cannonade_server::App>, name: &str) -> String {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let req = axum::http::Request::post("/api/register")
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(format!(r#"{{"name":"{name}","password":"long password"}}"#)))
+        .unwrap();
+    let res = cannonade_server::router(app.clone()).oneshot(req).await.unwrap();
+    let body: serde_json::Value =
+        serde_json::from_slice(&res.into_body().collect().await.unwrap().to_bytes()).unwrap();
+    body["token"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn a_rated_game_between_accounts_moves_both_glicko_ratings() {
+    let (addr, app) = server(config()).await;
+    let (ta, tb) = (account(&app, "alice").await, account(&app, "bob").await);
+    let mut a = Client::connect(addr, Some(&ta)).await;
+    let mut b = Client::connect(addr, Some(&tb)).await;
+    let mut anon = Client::connect(addr, None).await;
+    a.send(ClientMsg::Seek {
+        game: GameKind::Xiangqi,
+        options: String::new(),
+        clock: tc(60_000, 0),
+        rated: true,
+    })
+    .await;
+    let ServerMsg::SeekAdded { seek } =
+        a.until("seek", |m| matches!(m, ServerMsg::SeekAdded { .. })).await
+    else {
+        unreachable!()
+    };
+    anon.send(ClientMsg::AcceptSeek { id: seek.id.clone() }).await;
+    assert_eq!(
+        anon.error().await.0,
+        ErrorCode::Forbidden,
+        "anonymous users do not play rated games"
+    );
+    b.send(ClientMsg::AcceptSeek { id: seek.id }).await;
+    let (game, _) = a.started().await;
+    a.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    let snap = a.snapshot().await;
+    assert!(snap.rated);
+    a.send(ClientMsg::Offer { game: game.clone(), kind: OfferKind::Takeback }).await;
+    assert_eq!(a.error().await.0, ErrorCode::Invalid, "no takebacks in rated games");
+    a.send(ClientMsg::Resign { game: game.clone() }).await;
+    a.ended().await;
+    let (alice, bob) = (a.user_id.clone(), b.user_id.clone());
+    let ra = app.store.rating(&alice, "xiangqi").await.unwrap().expect("alice is rated");
+    let rb = app.store.rating(&bob, "xiangqi").await.unwrap().expect("bob is rated");
+    assert_eq!((ra.games, rb.games), (1, 1));
+    assert!(ra.rating < 1500.0 && rb.rating > 1500.0);
+    assert!(ra.rd < 350.0);
+}
