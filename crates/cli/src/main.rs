@@ -1,9 +1,11 @@
 //! `cannonade`: the command-line entry to Cannonade's games.
 
 mod bench;
+mod loadtest;
 mod match_runner;
 mod perft;
 mod play;
+mod serve;
 mod uci;
 mod verify;
 
@@ -35,6 +37,10 @@ enum Command {
     Verify(verify::Args),
     /// Plays a game on the terminal board: hot-seat, or against the engine with --ai.
     Play(play::Args),
+    /// Runs the online server: lobby, live games, spectators (open the address in a browser).
+    Serve(serve::Args),
+    /// Plays bots and spectators against a local server and prints latencies.
+    Loadtest(loadtest::Args),
 }
 
 fn main() -> Result<()> {
@@ -46,5 +52,7 @@ fn main() -> Result<()> {
         Command::Uci => uci::run(),
         Command::Verify(args) => verify::run(args),
         Command::Play(args) => play::run(args),
+        Command::Serve(args) => serve::run(args),
+        Command::Loadtest(args) => loadtest::run(args),
     }
 }

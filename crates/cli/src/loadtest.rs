@@ -1,0 +1,541 @@
+//! `cannonade loadtest`: bots that play random legal moves with think time, spectators that
+//! watch (and, with `--proposals`, propose), reconnect churn; then move→opponent and
+//! move→spectator latencies. Loopback only, bounded in count and time.
+
+use anyhow::{Context, Result, bail};
+use cannonade_wire::{ClientMsg, GameEvent, LegalMove, OfferKind, Role, ServerMsg, TimeControl};
+use futures_util::{SinkExt, StreamExt};
+use std::collections::{BTreeMap, HashMap};
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::net::TcpSocket;
+use tokio::sync::{Semaphore, oneshot, watch};
+use tokio::time::{Instant, sleep_until};
+use tokio_tungstenite::tungstenite::Message;
+
+type Ws = tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>;
+
+/// Arguments of `cannonade loadtest`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The server's websocket address, on this machine: `ws://127.0.0.1:PORT`.
+    #[arg(long)]
+    url: String,
+    /// Live games (two bot sockets each); 0 opens only idle spectator sockets.
+    #[arg(long, default_value_t = 10)]
+    games: usize,
+    /// Spectator sockets, spread evenly over the games.
+    #[arg(long, default_value_t = 0)]
+    spectators: usize,
+    /// Seconds to run after everyone is connected.
+    #[arg(long, default_value_t = 30)]
+    duration: u64,
+    /// Spectators propose a random legal move every ply.
+    #[arg(long)]
+    proposals: bool,
+    /// Mean think time of a bot per move, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    think_ms: u64,
+    /// The game the bots play.
+    #[arg(long, default_value = "xiangqi")]
+    game: String,
+    /// Percent of spectators that disconnect and resume (with their last version) every 10 s.
+    #[arg(long, default_value_t = 2)]
+    churn: u32,
+}
+
+/// The largest load the tool will generate.
+const MAX_GAMES: usize = 20_000;
+const MAX_SPECTATORS: usize = 100_000;
+const MAX_DURATION: u64 = 3600;
+
+#[derive(Default)]
+struct Shared {
+    /// The last move sent per game: (ply, when).
+    sent: Mutex<HashMap<String, (u32, Instant)>>,
+    moves: AtomicU64,
+    errors: Mutex<BTreeMap<String, u64>>,
+    reconnects: AtomicU64,
+    open: AtomicU64,
+    failed_connects: AtomicU64,
+    opponent: Mutex<Vec<u32>>,
+    spectator: Mutex<Vec<u32>>,
+}
+
+impl Shared {
+    fn error(&self, what: String) {
+        *self.errors.lock().unwrap_or_else(|e| e.into_inner()).entry(what).or_default() += 1;
+    }
+
+    fn latency(&self, game: &str, ply: u32, now: Instant) -> Option<u32> {
+        let sent = self.sent.lock().unwrap_or_else(|e| e.into_inner());
+        let &(p, at) = sent.get(game)?;
+        (p == ply).then(|| now.saturating_duration_since(at).as_micros() as u32)
+    }
+}
+
+/// A tiny generator for choices (no need for cryptographic randomness here).
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n.max(1)
+    }
+}
+
+struct Target {
+    server: SocketAddr,
+    url: String,
+    slots: Semaphore,
+}
+
+impl Target {
+    /// Connects from a spread of loopback source addresses: one address alone runs out of
+    /// ephemeral ports near 28,000 sockets.
+    async fn connect(&self, n: usize, token: Option<&str>) -> Result<(Ws, String)> {
+        let _slot = self.slots.acquire().await?;
+        let socket = TcpSocket::new_v4()?;
+        if self.server.ip().is_loopback() && self.server.is_ipv4() {
+            socket.bind(SocketAddr::from((
+                Ipv4Addr::new(127, 0, (n / 250 % 250) as u8, (n % 250 + 2) as u8),
+                0,
+            )))?;
+        }
+        let stream = socket.connect(self.server).await?;
+        let url = match token {
+            Some(t) => format!("{}/ws?token={t}", self.url),
+            None => format!("{}/ws", self.url),
+        };
+        // Small buffers, as on the server: tens of thousands of sockets share this process.
+        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+            .read_buffer_size(8 * 1024)
+            .write_buffer_size(8 * 1024);
+        let (mut ws, _) =
+            tokio_tungstenite::client_async_with_config(url, stream, Some(config)).await?;
+        match recv(&mut ws).await? {
+            Some(ServerMsg::Welcome { token, .. }) => Ok((ws, token)),
+            other => bail!("expected a welcome, got {other:?}"),
+        }
+    }
+}
+
+async fn recv(ws: &mut Ws) -> Result<Option<ServerMsg>> {
+    loop {
+        match ws.next().await {
+            None => return Ok(None),
+            Some(Err(e)) => return Err(e.into()),
+            Some(Ok(Message::Text(t))) => return Ok(Some(serde_json::from_str(&t)?)),
+            Some(Ok(_)) => continue,
+        }
+    }
+}
+
+async fn send(ws: &mut Ws, msg: &ClientMsg) -> Result<()> {
+    ws.send(Message::Text(serde_json::to_string(msg)?.into())).await?;
+    Ok(())
+}
+
+fn check_url(url: &str) -> Result<SocketAddr> {
+    let rest = url.strip_prefix("ws://").context("the URL must start with ws://")?;
+    let hostport = rest.split('/').next().unwrap_or("");
+    let hostport = hostport.replace("localhost", "127.0.0.1");
+    let addr: SocketAddr =
+        hostport.parse().with_context(|| format!("`{hostport}` is not HOST:PORT"))?;
+    if !addr.ip().is_loopback() {
+        bail!("the load tool talks to this machine only (127.0.0.1 or ::1), not {}", addr.ip());
+    }
+    Ok(addr)
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let server = check_url(&args.url)?;
+    if args.games > MAX_GAMES || args.spectators > MAX_SPECTATORS || args.duration > MAX_DURATION {
+        bail!("at most {MAX_GAMES} games, {MAX_SPECTATORS} spectators and {MAX_DURATION} s");
+    }
+    if args.games == 0 && args.proposals {
+        bail!("--proposals needs games");
+    }
+    let kind: cannonade_games::GameKind = args.game.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(load(args, server, kind))
+}
+
+fn percentiles(name: &str, mut v: Vec<u32>) {
+    if v.is_empty() {
+        println!("{name}: no samples");
+        return;
+    }
+    v.sort_unstable();
+    let at = |q: f64| v[((v.len() as f64 * q) as usize).min(v.len() - 1)] as f64 / 1000.0;
+    let within =
+        |ms: u32| v.iter().filter(|&&x| x <= ms * 1000).count() as f64 * 100.0 / v.len() as f64;
+    println!(
+        "{name}: {} samples, p50 {:.1} ms, p95 {:.1} ms, p99 {:.1} ms, max {:.1} ms; within 50 ms {:.1}%, within 250 ms {:.1}%",
+        v.len(),
+        at(0.5),
+        at(0.95),
+        at(0.99),
+        at(1.0),
+        within(50),
+        within(250)
+    );
+}
+
+async fn load(args: Args, server: SocketAddr, kind: cannonade_games::GameKind) -> Result<()> {
+    let shared = Arc::new(Shared::default());
+    let url = args.url.trim_end_matches('/').trim_end_matches("/ws").to_string();
+    let target = Arc::new(Target { server, url, slots: Semaphore::new(256) });
+    let started = Instant::now();
+    // Everyone stops at the same moment; the clock starts once the bots are seated.
+    let (ready_tx, ready_rx) = watch::channel::<Option<Instant>>(None);
+    let mut games_ids = Vec::new();
+    let mut tasks = Vec::new();
+    let mut seated = Vec::new();
+    for g in 0..args.games {
+        let (id_tx, id_rx) = watch::channel::<Option<String>>(None);
+        games_ids.push(id_rx);
+        let (code_tx, code_rx) = oneshot::channel();
+        let (seat_a, seat_b) = (oneshot::channel(), oneshot::channel());
+        seated.push(seat_a.1);
+        seated.push(seat_b.1);
+        let bot = |n: usize,
+                   invite: Option<oneshot::Sender<String>>,
+                   accept: Option<oneshot::Receiver<String>>,
+                   seated: oneshot::Sender<()>,
+                   id_tx: Option<watch::Sender<Option<String>>>| {
+            let (shared, target, ready) = (shared.clone(), target.clone(), ready_rx.clone());
+            let think = args.think_ms;
+            tokio::spawn(async move {
+                if let Err(e) = bot(
+                    n,
+                    kind,
+                    target,
+                    shared.clone(),
+                    invite,
+                    accept,
+                    seated,
+                    id_tx,
+                    ready,
+                    think,
+                )
+                .await
+                {
+                    shared.error(format!("bot: {e}"));
+                }
+            })
+        };
+        tasks.push(bot(2 * g, Some(code_tx), None, seat_a.0, Some(id_tx)));
+        tasks.push(bot(2 * g + 1, None, Some(code_rx), seat_b.0, None));
+    }
+    for s in seated {
+        let _ = s.await;
+    }
+    let seated_at = Instant::now();
+    println!("{} games seated in {:.1} s", args.games, (seated_at - started).as_secs_f64());
+    for s in 0..args.spectators {
+        let (shared, target, ready) = (shared.clone(), target.clone(), ready_rx.clone());
+        let ids = if args.games > 0 { Some(games_ids[s % args.games].clone()) } else { None };
+        let (proposals, churn, think) = (args.proposals, args.churn, args.think_ms);
+        tasks.push(tokio::spawn(async move {
+            if let Err(e) = spectator(
+                2 * MAX_GAMES + s,
+                target,
+                shared.clone(),
+                ids,
+                ready,
+                proposals,
+                churn,
+                think,
+            )
+            .await
+            {
+                shared.error(format!("spectator: {e}"));
+            }
+        }));
+    }
+    // Wait until the spectators are connected (or failed), then run.
+    let total = (2 * args.games + args.spectators) as u64;
+    while shared.open.load(Relaxed) + shared.failed_connects.load(Relaxed) < total {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let connected_at = Instant::now();
+    println!(
+        "{} sockets open ({} failed) in {:.1} s",
+        shared.open.load(Relaxed),
+        shared.failed_connects.load(Relaxed),
+        (connected_at - started).as_secs_f64()
+    );
+    let moves_before = shared.moves.load(Relaxed);
+    shared.opponent.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    shared.spectator.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    let end = Instant::now() + Duration::from_secs(args.duration);
+    let _ = ready_tx.send(Some(end));
+    tokio::time::sleep_until(end).await;
+    let moves = shared.moves.load(Relaxed) - moves_before;
+    let _ =
+        tokio::time::timeout(Duration::from_secs(10), futures_util::future::join_all(tasks)).await;
+    println!(
+        "ran {} s with {} games and {} spectators (proposals: {})",
+        args.duration, args.games, args.spectators, args.proposals
+    );
+    println!(
+        "moves: {moves} ({:.1}/s); reconnects: {}",
+        moves as f64 / args.duration as f64,
+        shared.reconnects.load(Relaxed)
+    );
+    percentiles(
+        "move→opponent",
+        std::mem::take(&mut *shared.opponent.lock().unwrap_or_else(|e| e.into_inner())),
+    );
+    percentiles(
+        "move→spectator",
+        std::mem::take(&mut *shared.spectator.lock().unwrap_or_else(|e| e.into_inner())),
+    );
+    let errors = shared.errors.lock().unwrap_or_else(|e| e.into_inner());
+    if errors.is_empty() {
+        println!("errors: none");
+    } else {
+        for (what, n) in errors.iter() {
+            println!("error ×{n}: {what}");
+        }
+    }
+    Ok(())
+}
+
+/// The end of the run once it is known.
+fn end_of(ready: &watch::Receiver<Option<Instant>>) -> Option<Instant> {
+    *ready.borrow()
+}
+
+async fn wait(at: Option<Instant>) {
+    match at {
+        Some(at) => sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn bot(
+    n: usize,
+    kind: cannonade_games::GameKind,
+    target: Arc<Target>,
+    shared: Arc<Shared>,
+    invite: Option<oneshot::Sender<String>>,
+    accept: Option<oneshot::Receiver<String>>,
+    seated: oneshot::Sender<()>,
+    ids: Option<watch::Sender<Option<String>>>,
+    mut ready: watch::Receiver<Option<Instant>>,
+    think: u64,
+) -> Result<()> {
+    let (mut ws, _) = match target.connect(n, None).await {
+        Ok(x) => x,
+        Err(e) => {
+            shared.failed_connects.fetch_add(1, Relaxed);
+            return Err(e);
+        }
+    };
+    shared.open.fetch_add(1, Relaxed);
+    let clock = TimeControl { initial_ms: 3_600_000, increment_ms: 0 };
+    if let Some(invite) = invite {
+        send(
+            &mut ws,
+            &ClientMsg::Invite { game: kind, options: String::new(), clock, rated: false },
+        )
+        .await?;
+        loop {
+            if let Some(ServerMsg::InviteCreated { code, .. }) = recv(&mut ws).await? {
+                let _ = invite.send(code);
+                break;
+            }
+        }
+    }
+    if let Some(accept) = accept {
+        let code = accept.await?;
+        send(&mut ws, &ClientMsg::AcceptSeek { id: code }).await?;
+    }
+    let mut seated = Some(seated);
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (n as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D));
+    let mut game = String::new();
+    let mut me = Role::Spectator;
+    let mut legal: Vec<LegalMove> = Vec::new();
+    let mut ply = 0u32;
+    let mut move_at: Option<Instant> = None;
+    let mut end = end_of(&ready);
+    loop {
+        let msg = tokio::select! {
+            m = recv(&mut ws) => match m? { Some(m) => m, None => bail!("the server closed the socket") },
+            _ = wait(move_at) => {
+                move_at = None;
+                if !legal.is_empty() {
+                    let mv = legal[rng.below(legal.len() as u64) as usize].mv.clone();
+                    shared.sent.lock().unwrap_or_else(|e| e.into_inner()).insert(game.clone(), (ply, Instant::now()));
+                    send(&mut ws, &ClientMsg::Move { game: game.clone(), ply, mv }).await?;
+                }
+                continue;
+            }
+            _ = wait(end) => break,
+            r = ready.changed(), if end.is_none() => { r?; end = end_of(&ready); continue; }
+        };
+        let now = Instant::now();
+        let mut think_then =
+            |legal_now: Option<Vec<LegalMove>>, ply_now: u32, rng: &mut Rng| match legal_now {
+                Some(l) if !l.is_empty() => {
+                    legal = l;
+                    ply = ply_now;
+                    move_at =
+                        Some(now + Duration::from_millis(think / 2 + rng.below(think.max(1))));
+                }
+                _ => legal.clear(),
+            };
+        match msg {
+            ServerMsg::GameStarted { game: g, .. } => {
+                game = g;
+                send(&mut ws, &ClientMsg::Watch { game: game.clone(), since: None }).await?;
+                if let Some(ids) = &ids {
+                    let _ = ids.send(Some(game.clone()));
+                }
+            }
+            ServerMsg::Snapshot(s) => {
+                me = s.you;
+                if let Some(s) = seated.take() {
+                    let _ = s.send(());
+                }
+                think_then(s.legal, s.moves.len() as u32, &mut rng);
+            }
+            ServerMsg::Event { game: g, event, legal: l, .. } if g == game => match event {
+                GameEvent::Moved { ply: p, info, .. } => {
+                    if !me.holds(info.seat) {
+                        if let Some(us) = shared.latency(&game, p, now) {
+                            shared.opponent.lock().unwrap_or_else(|e| e.into_inner()).push(us);
+                        }
+                    } else {
+                        shared.moves.fetch_add(1, Relaxed);
+                    }
+                    think_then(l, p + 1, &mut rng);
+                }
+                GameEvent::Ended { .. } => {
+                    legal.clear();
+                    move_at = None;
+                    if me == Role::First {
+                        send(
+                            &mut ws,
+                            &ClientMsg::Offer { game: game.clone(), kind: OfferKind::Rematch },
+                        )
+                        .await?;
+                    }
+                }
+                GameEvent::Offered { kind: OfferKind::Rematch, seat } if !me.holds(seat) => {
+                    send(
+                        &mut ws,
+                        &ClientMsg::Accept { game: game.clone(), kind: OfferKind::Rematch },
+                    )
+                    .await?;
+                }
+                _ => {}
+            },
+            ServerMsg::Error { code, message, .. } => shared.error(format!("{code:?}: {message}")),
+            _ => {}
+        }
+    }
+    let _ = ws.close(None).await;
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn spectator(
+    n: usize,
+    target: Arc<Target>,
+    shared: Arc<Shared>,
+    ids: Option<watch::Receiver<Option<String>>>,
+    mut ready: watch::Receiver<Option<Instant>>,
+    proposals: bool,
+    churn: u32,
+    think: u64,
+) -> Result<()> {
+    let mut game = match ids {
+        Some(mut ids) => ids.wait_for(Option::is_some).await?.clone().unwrap_or_default(),
+        None => String::new(),
+    };
+    let (mut ws, token) = match target.connect(n, None).await {
+        Ok(x) => x,
+        Err(e) => {
+            shared.failed_connects.fetch_add(1, Relaxed);
+            return Err(e);
+        }
+    };
+    shared.open.fetch_add(1, Relaxed);
+    if !game.is_empty() {
+        send(&mut ws, &ClientMsg::Watch { game: game.clone(), since: None }).await?;
+    }
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03 ^ (n as u64 + 7).wrapping_mul(0x9E37_79B9));
+    let mut v = 0u64;
+    let mut legal: Vec<LegalMove> = Vec::new();
+    let mut ply = 0u32;
+    let mut propose_at: Option<Instant> = None;
+    let mut end = end_of(&ready);
+    let mut churn_at = Some(Instant::now() + Duration::from_millis(10_000 + rng.below(10_000)));
+    loop {
+        let msg = tokio::select! {
+            m = recv(&mut ws) => match m? { Some(m) => m, None => bail!("the server closed the socket") },
+            _ = wait(propose_at) => {
+                propose_at = None;
+                if !legal.is_empty() {
+                    let mv = legal[rng.below(legal.len() as u64) as usize].mv.clone();
+                    send(&mut ws, &ClientMsg::Propose { game: game.clone(), ply, mv }).await?;
+                }
+                continue;
+            }
+            _ = wait(churn_at), if !game.is_empty() => {
+                churn_at = Some(Instant::now() + Duration::from_secs(10));
+                if rng.below(100) < churn as u64 {
+                    let _ = ws.close(None).await;
+                    ws = target.connect(n, Some(&token)).await?.0;
+                    shared.reconnects.fetch_add(1, Relaxed);
+                    send(&mut ws, &ClientMsg::Watch { game: game.clone(), since: Some(v) }).await?;
+                }
+                continue;
+            }
+            _ = wait(end) => break,
+            r = ready.changed(), if end.is_none() => { r?; end = end_of(&ready); continue; }
+        };
+        let now = Instant::now();
+        match msg {
+            ServerMsg::Snapshot(s) => {
+                v = s.v;
+                ply = s.moves.len() as u32;
+                legal = s.legal.unwrap_or_default();
+            }
+            ServerMsg::Event { game: g, v: ev, event, legal: l, .. } if g == game => {
+                v = ev;
+                match event {
+                    GameEvent::Moved { ply: p, .. } => {
+                        if let Some(us) = shared.latency(&game, p, now) {
+                            shared.spectator.lock().unwrap_or_else(|e| e.into_inner()).push(us);
+                        }
+                        ply = p + 1;
+                        legal = l.unwrap_or_default();
+                        if proposals && !legal.is_empty() {
+                            propose_at =
+                                Some(now + Duration::from_millis(rng.below(think.max(2) / 2)));
+                        }
+                    }
+                    GameEvent::Rematch { game: next } => {
+                        game = next;
+                        v = 0;
+                        send(&mut ws, &ClientMsg::Watch { game: game.clone(), since: None })
+                            .await?;
+                    }
+                    _ => {}
+                }
+            }
+            ServerMsg::Error { code, message, .. } => shared.error(format!("{code:?}: {message}")),
+            _ => {}
+        }
+    }
+    let _ = ws.close(None).await;
+    Ok(())
+}

@@ -1,0 +1,40 @@
+//! `cannonade serve`: the online server on embedded SQLite (or PostgreSQL).
+
+use anyhow::{Context, Result};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Arguments of `cannonade serve`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Where to listen.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// The store: `sqlite://FILE` (created if missing) or `postgres://USER@HOST/DB`.
+    #[arg(long, default_value = "sqlite://cannonade.db")]
+    db: String,
+    /// Serve the web client from this directory instead of the built-in page.
+    #[arg(long)]
+    web: Option<PathBuf>,
+    /// Seconds a disconnected player has to come back before the opponent may claim the win.
+    #[arg(long, default_value_t = 60)]
+    grace: u64,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    tracing_subscriber::fmt()
+        .with_max_level(tracing_subscriber::filter::LevelFilter::INFO)
+        .with_target(false)
+        .init();
+    let config = cannonade_server::Config {
+        addr: args.addr,
+        db: args.db,
+        web_dir: args.web,
+        grace: Duration::from_secs(args.grace),
+        ..cannonade_server::Config::default()
+    };
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    runtime.block_on(cannonade_server::serve(config)).context("the server failed")?;
+    Ok(())
+}

@@ -1,0 +1,44 @@
+//! Server settings.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How a server runs. [`Config::default`] is what `cannonade serve` uses.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// The store's URL (`sqlite://cannonade.db`, `postgres://…`).
+    pub db: String,
+    /// A directory of web assets served at `/` instead of the embedded placeholder page.
+    pub web_dir: Option<PathBuf>,
+    /// How long a disconnected player has to come back before the opponent may claim the win.
+    pub grace: Duration,
+    /// How long a finished game stays in memory without watchers.
+    pub linger: Duration,
+    /// Per-connection rate limit: messages per second (refill).
+    pub rate_per_sec: u32,
+    /// Per-connection rate limit: burst.
+    pub rate_burst: u32,
+    /// The engine's largest node budget for one move (level 8); lower levels use less.
+    pub ai_max_nodes: u64,
+    /// The engine's longest think for one move.
+    pub ai_max_time: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            db: "sqlite://cannonade.db".into(),
+            web_dir: None,
+            grace: Duration::from_secs(60),
+            linger: Duration::from_secs(300),
+            rate_per_sec: 20,
+            rate_burst: 40,
+            ai_max_nodes: 2_000_000,
+            ai_max_time: Duration::from_secs(3),
+        }
+    }
+}

@@ -1,0 +1,1052 @@
+//! The actor of one game: the only writer of its state. Every accepted move is committed to
+//! the store before anyone hears of it.
+
+use super::clock::Clock;
+use super::export::export;
+use super::proposals::Proposals;
+use super::{Cmd, Dealer, GameHandle, GameSpec, SeatSpec, Summary, start_game};
+use crate::rating::Rating;
+use crate::state::{App, Conn, Frame, lock};
+use cannonade_banqi::DealSeed;
+use cannonade_core::{Next, Side};
+use cannonade_engine::{Clock as EngineClock, Limits, search_any};
+use cannonade_games::{AnyGame, AnyRecord, GameKind};
+use cannonade_store::{EventRow, Finish, GameRow, RatingRow};
+use cannonade_wire::{
+    ChatLine, ClientMsg, ErrorCode, GameEvent, GameResult, LegalMove, MAX_CHAT_CHARS, MoveInfo,
+    OfferKind, PlayerInfo, PublicPosition, Role, Room, Seat, ServerMsg, Snapshot, TimeControl,
+};
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::Duration;
+use tokio::sync::mpsc;
+use tokio::time::{Instant, sleep_until};
+
+/// A seat's occupant.
+#[derive(Clone, Debug)]
+struct Player {
+    user: Option<String>,
+    name: String,
+    ai: Option<u8>,
+    rating: Option<RatingRow>,
+}
+
+/// A socket following the game.
+struct Sub {
+    role: Role,
+    user: String,
+    tx: mpsc::Sender<Frame>,
+}
+
+/// How often spectator counts and tallies go out at most.
+const FLUSH_EVERY: Duration = Duration::from_millis(500);
+/// Chat lines kept per game for late joiners.
+const CHAT_KEPT: usize = 50;
+
+type Refusal = (ErrorCode, String);
+
+fn refuse<T>(code: ErrorCode, text: impl Into<String>) -> Result<T, Refusal> {
+    Err((code, text.into()))
+}
+
+/// The state of one game.
+pub struct Actor {
+    app: Arc<App>,
+    id: String,
+    kind: GameKind,
+    options: String,
+    rated: bool,
+    tc: TimeControl,
+    players: [Player; 2],
+    start: AnyGame,
+    record: AnyRecord,
+    moves: Vec<MoveInfo>,
+    dealer: Option<Dealer>,
+    commitment: Option<String>,
+    clock: Clock,
+    events: Vec<GameEvent>,
+    result: Option<GameResult>,
+    revealed_seed: Option<String>,
+    offers: Vec<(OfferKind, Seat)>,
+    rematch: Option<String>,
+    finished_stored: bool,
+    subs: HashMap<u64, Sub>,
+    online: [u32; 2],
+    offline_since: [Option<Instant>; 2],
+    chat: VecDeque<ChatLine>,
+    proposals: Proposals,
+    tally_dirty: bool,
+    spectators_sent: u32,
+    flush_at: Option<Instant>,
+    ai_busy: bool,
+    ai_stop: Arc<AtomicBool>,
+    legal: Vec<LegalMove>,
+    summary: Arc<Summary>,
+    idle_since: Option<Instant>,
+    self_tx: Option<mpsc::WeakSender<Cmd>>,
+}
+
+fn seat_of(side: Side) -> Seat {
+    side.into()
+}
+
+fn parse_result(text: &Option<String>) -> Option<GameResult> {
+    text.as_deref().and_then(|t| serde_json::from_str(t).ok())
+}
+
+impl Actor {
+    /// The game's id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Rebuilds a game from its stored row and events.
+    pub async fn restore(
+        app: &Arc<App>,
+        row: GameRow,
+        events: Vec<cannonade_store::EventRow>,
+    ) -> Result<Actor, String> {
+        let kind: GameKind = row.kind.parse().map_err(|e| format!("{e}"))?;
+        let mut start = AnyGame::from_fen(kind, &row.start_fen).map_err(|e| e.to_string())?;
+        start.apply_options(&row.options).map_err(|e| e.to_string())?;
+        let dealer = match (&row.seed, &start) {
+            (Some(hex), AnyGame::Banqi(p)) => {
+                Some(Dealer::new(p, DealSeed::from_hex(hex).map_err(|e| e.to_string())?))
+            }
+            (Some(_), _) => return Err("a seed for a game without a deal".into()),
+            _ => None,
+        };
+        let tc = TimeControl {
+            initial_ms: row.initial_ms.max(0) as u64,
+            increment_ms: row.increment_ms.max(0) as u64,
+        };
+        let mut players = Vec::new();
+        for i in 0..2 {
+            let rating = match (&row.users[i], row.rated) {
+                (Some(u), true) => {
+                    app.store.rating(u, kind.name()).await.map_err(|e| e.to_string())?
+                }
+                _ => None,
+            };
+            players.push(Player {
+                user: row.users[i].clone(),
+                name: row.names[i].clone(),
+                ai: row.ai[i].map(|l| l.clamp(1, 8) as u8),
+                rating,
+            });
+        }
+        let players: [Player; 2] = [players[0].clone(), players[1].clone()];
+        let summary = Arc::new(Summary {
+            kind,
+            names: [row.names[0].clone(), row.names[1].clone()],
+            moves: Default::default(),
+            spectators: Default::default(),
+            over: Default::default(),
+        });
+        let now = Instant::now();
+        let mut actor = Actor {
+            app: app.clone(),
+            id: row.id.clone(),
+            kind,
+            options: row.options.clone(),
+            rated: row.rated,
+            tc,
+            record: AnyRecord::new(start.clone()),
+            start,
+            moves: Vec::new(),
+            commitment: row.commitment.clone(),
+            dealer,
+            clock: Clock::new(tc),
+            events: Vec::new(),
+            result: None,
+            revealed_seed: None,
+            offers: Vec::new(),
+            rematch: None,
+            finished_stored: row.status == "over",
+            subs: HashMap::new(),
+            online: [0, 0],
+            offline_since: [
+                players[0].ai.is_none().then_some(now),
+                players[1].ai.is_none().then_some(now),
+            ],
+            players,
+            chat: VecDeque::new(),
+            proposals: Proposals::default(),
+            tally_dirty: false,
+            spectators_sent: 0,
+            flush_at: None,
+            ai_busy: false,
+            ai_stop: Arc::new(AtomicBool::new(false)),
+            legal: Vec::new(),
+            summary,
+            idle_since: None,
+            self_tx: None,
+        };
+        for e in events {
+            let event: GameEvent =
+                serde_json::from_str(&e.body).map_err(|err| format!("event {}: {err}", e.v))?;
+            actor.apply(&event)?;
+            actor.events.push(event);
+        }
+        if actor.result.is_none()
+            && let Some(r) = parse_result(&row.result)
+        {
+            actor.result = Some(r);
+        }
+        actor.proposals.reset(actor.moves.len() as u32);
+        // Downtime is not charged: the side to move starts from the time stored with the
+        // last move, now.
+        if actor.result.is_none() && !actor.moves.is_empty() {
+            actor.clock.start(actor.record.position().mover(), now);
+        }
+        actor.summary.moves.store(actor.moves.len() as u32, Relaxed);
+        actor.summary.over.store(actor.result.is_some(), Relaxed);
+        actor.refresh_legal();
+        Ok(actor)
+    }
+
+    /// Applies a stored event to the state (recovery), without telling anyone.
+    fn apply(&mut self, event: &GameEvent) -> Result<(), String> {
+        match event {
+            GameEvent::Moved { info, clock, .. } => {
+                self.record
+                    .play_text(&info.mv)
+                    .map_err(|e| format!("stored move {}: {e}", info.mv))?;
+                self.moves.push(info.clone());
+                self.clock = Clock::restored(self.tc, clock.remaining_ms);
+                self.offers.retain(|(k, _)| *k == OfferKind::Rematch);
+            }
+            GameEvent::Offered { kind, seat } => self.offers.push((*kind, *seat)),
+            GameEvent::Declined { kind, .. } => self.offers.retain(|(k, _)| k != kind),
+            GameEvent::TakenBack { moves, clock, .. } => {
+                let keep = self.moves.len().saturating_sub(*moves as usize);
+                self.moves.truncate(keep);
+                self.rebuild()?;
+                self.clock = Clock::restored(self.tc, clock.remaining_ms);
+                self.offers.clear();
+            }
+            GameEvent::Ended { result, seed, .. } => {
+                self.result = Some(result.clone());
+                self.revealed_seed = seed.clone();
+                self.offers.clear();
+            }
+            GameEvent::Rematch { game } => {
+                self.rematch = Some(game.clone());
+                self.offers.clear();
+            }
+        }
+        Ok(())
+    }
+
+    /// Replays the move list from the start.
+    fn rebuild(&mut self) -> Result<(), String> {
+        let mut record = AnyRecord::new(self.start.clone());
+        for m in &self.moves {
+            record.play_text(&m.mv).map_err(|e| format!("replaying {}: {e}", m.mv))?;
+        }
+        self.record = record;
+        Ok(())
+    }
+
+    /// Starts the task; the game is then reachable only through the handle.
+    pub fn spawn(mut self) -> GameHandle {
+        let (tx, rx) = mpsc::channel(1024);
+        self.self_tx = Some(tx.downgrade());
+        let handle = GameHandle { tx, summary: self.summary.clone() };
+        if self.result.is_none() {
+            self.app.metrics.live_games.fetch_add(1, Relaxed);
+        }
+        tokio::spawn(self.run(rx));
+        handle
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
+        // A game that ended before a crash but whose end was not stored is finished now.
+        if self.result.is_some() && !self.finished_stored {
+            self.store_finish().await;
+        }
+        self.maybe_ai();
+        loop {
+            let deadline = if self.result.is_none() { self.clock.deadline() } else { None };
+            let linger = match (self.result.is_some(), self.subs.is_empty(), self.idle_since) {
+                (true, true, Some(t)) => Some(t + self.app.config.linger),
+                _ => None,
+            };
+            tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => self.handle(cmd).await,
+                    None => break,
+                },
+                _ = wait(deadline) => self.on_deadline().await,
+                _ = wait(self.flush_at) => self.flush(),
+                _ = wait(linger) => break,
+            }
+            if self.result.is_some() && self.subs.is_empty() {
+                self.idle_since.get_or_insert_with(Instant::now);
+            } else {
+                self.idle_since = None;
+            }
+            self.maybe_ai();
+        }
+        self.ai_stop.store(true, Relaxed);
+        let mut games = lock(&self.app.games);
+        if games.get(&self.id).is_some_and(|h| Arc::ptr_eq(&h.summary, &self.summary)) {
+            games.remove(&self.id);
+        }
+    }
+
+    async fn handle(&mut self, cmd: Cmd) {
+        match cmd {
+            Cmd::Join { conn, since } => self.join(conn, since),
+            Cmd::Leave { conn_id } => self.leave(conn_id),
+            Cmd::Client { conn, msg, at } => {
+                let game = self.id.clone();
+                if let Err((code, text)) = self.client(&conn, msg, at).await {
+                    self.app.count_error();
+                    conn.send(&ServerMsg::error(code, text, Some(&game)));
+                }
+            }
+            Cmd::Ai { ply, mv } => {
+                self.ai_busy = false;
+                if self.result.is_some() || ply as usize != self.moves.len() {
+                    return;
+                }
+                let side = self.record.position().mover();
+                let Some(mv) = mv else {
+                    tracing::warn!(game = %self.id, "the engine found no move");
+                    return;
+                };
+                let text = self.record.position().move_text(mv);
+                if let Err((_, e)) = self.play(side, &text, Instant::now()).await {
+                    tracing::warn!(game = %self.id, "the engine's move {text} was refused: {e}");
+                }
+            }
+        }
+    }
+
+    fn role_of(&self, user: &str) -> Role {
+        let first = self.players[0].user.as_deref() == Some(user);
+        let second = self.players[1].user.as_deref() == Some(user);
+        match (first, second) {
+            (true, true) => Role::Both,
+            (true, false) => Role::First,
+            (false, true) => Role::Second,
+            (false, false) => Role::Spectator,
+        }
+    }
+
+    fn hotseat(&self) -> bool {
+        self.players[0].user.is_some() && self.players[0].user == self.players[1].user
+    }
+
+    /// The seat to move, while the game runs.
+    fn to_move(&self) -> Option<Side> {
+        if self.result.is_some() {
+            return None;
+        }
+        match self.record.next() {
+            Next::Player(side) => Some(side),
+            _ => None,
+        }
+    }
+
+    fn refresh_legal(&mut self) {
+        self.legal = if self.to_move().is_some() {
+            let pos = self.record.position();
+            pos.legal_moves().into_iter().map(|m| LegalMove::from_text(pos.move_text(m))).collect()
+        } else {
+            Vec::new()
+        };
+    }
+
+    /// Whether a role receives the legal moves: the seat to move and spectators.
+    fn gets_legal(&self, role: Role) -> bool {
+        match self.to_move() {
+            Some(side) => role == Role::Spectator || role.holds(side.into()),
+            None => false,
+        }
+    }
+
+    fn spectator_count(&self) -> u32 {
+        self.subs.values().filter(|s| s.role == Role::Spectator).count() as u32
+    }
+
+    fn schedule_flush(&mut self) {
+        if self.flush_at.is_none() {
+            self.flush_at = Some(Instant::now() + FLUSH_EVERY);
+        }
+    }
+
+    /// Sends `frame` to the subscribers `to` selects; drops those too far behind.
+    fn send_where(&mut self, frame: &Frame, to: impl Fn(&Sub) -> bool) {
+        let mut slow = Vec::new();
+        let mut sent = 0u64;
+        for (id, sub) in &self.subs {
+            if to(sub) {
+                if sub.tx.try_send(frame.clone()).is_ok() {
+                    sent += 1;
+                } else {
+                    slow.push(*id);
+                }
+            }
+        }
+        self.app.metrics.frames_out.fetch_add(sent, Relaxed);
+        for id in slow {
+            self.app.metrics.slow_drops.fetch_add(1, Relaxed);
+            self.leave(id);
+        }
+    }
+
+    fn players_of(&self) -> [PlayerInfo; 2] {
+        std::array::from_fn(|i| {
+            let p = &self.players[i];
+            PlayerInfo {
+                name: p.name.clone(),
+                rating: p.rating.as_ref().map(|r| r.rating.round() as i32),
+                ai: p.ai.is_some(),
+                online: p.ai.is_some() || self.online[i] > 0,
+            }
+        })
+    }
+
+    fn snapshot(&self, role: Role) -> Snapshot {
+        let now = Instant::now();
+        let spectator = role == Role::Spectator;
+        let chat =
+            self.chat.iter().filter(|l| spectator || l.room == Room::Players).cloned().collect();
+        Snapshot {
+            game: self.id.clone(),
+            v: self.events.len() as u64,
+            kind: self.kind,
+            options: self.options.clone(),
+            rated: self.rated,
+            geometry: cannonade_wire::Geometry::of(self.kind),
+            start: PublicPosition::of(&self.start),
+            position: PublicPosition::of(&self.record.position()),
+            moves: self.moves.clone(),
+            players: self.players_of(),
+            you: role,
+            time_control: self.tc,
+            clock: self.clock.state(now),
+            legal: self.gets_legal(role).then(|| self.legal.clone()),
+            offers: self.offers.clone(),
+            result: self.result.clone(),
+            commitment: self.commitment.clone(),
+            seed: self.revealed_seed.clone(),
+            spectators: self.spectator_count(),
+            chat,
+            // Players see the crowd only once the game is over.
+            crowd: (spectator || self.result.is_some()).then(|| self.proposals.crowd()),
+            rematch: self.rematch.clone(),
+        }
+    }
+
+    fn join(&mut self, conn: Conn, since: Option<u64>) {
+        let role = self.role_of(&conn.user.id);
+        let v = self.events.len() as u64;
+        match since {
+            Some(s) if s <= v => {
+                // The missing events, the last with the legal moves if this role gets them,
+                // then the clocks as they are now.
+                let give_legal = self.gets_legal(role);
+                for (i, event) in self.events.iter().enumerate().skip(s as usize) {
+                    let last = i + 1 == self.events.len();
+                    conn.send(&ServerMsg::Event {
+                        game: self.id.clone(),
+                        v: i as u64 + 1,
+                        event: event.clone(),
+                        legal: (last && give_legal).then(|| self.legal.clone()),
+                    });
+                }
+                conn.send(&ServerMsg::Clock {
+                    game: self.id.clone(),
+                    clock: self.clock.state(Instant::now()),
+                });
+            }
+            _ => {
+                conn.send(&ServerMsg::Snapshot(Box::new(self.snapshot(role))));
+            }
+        }
+        let user = conn.user.id.clone();
+        if let Some(old) = self.subs.insert(conn.id, Sub { role, user, tx: conn.tx }) {
+            // The same socket joined twice: count it once.
+            self.seat_presence(old.role, -1);
+        }
+        self.seat_presence(role, 1);
+        self.schedule_flush();
+    }
+
+    fn leave(&mut self, conn_id: u64) {
+        if let Some(sub) = self.subs.remove(&conn_id) {
+            self.seat_presence(sub.role, -1);
+            self.schedule_flush();
+        }
+    }
+
+    /// Counts a player's sockets; tells everyone when a seat comes or goes.
+    fn seat_presence(&mut self, role: Role, delta: i32) {
+        if self.hotseat() {
+            return;
+        }
+        let seat = match role {
+            Role::First => 0,
+            Role::Second => 1,
+            _ => return,
+        };
+        let before = self.online[seat];
+        self.online[seat] = (before as i32 + delta).max(0) as u32;
+        let now_online = self.online[seat] > 0;
+        if (before > 0) == now_online {
+            return;
+        }
+        self.offline_since[seat] = (!now_online).then(Instant::now);
+        if self.result.is_some() {
+            return;
+        }
+        let msg = ServerMsg::Presence {
+            game: self.id.clone(),
+            seat: if seat == 0 { Seat::First } else { Seat::Second },
+            online: now_online,
+            claim_in_ms: (!now_online).then(|| self.app.config.grace.as_millis() as u64),
+        };
+        let frame = Frame::from(msg.to_json());
+        self.send_where(&frame, |_| true);
+    }
+
+    fn flush(&mut self) {
+        self.flush_at = None;
+        let count = self.spectator_count();
+        if count != self.spectators_sent {
+            self.spectators_sent = count;
+            self.summary.spectators.store(count, Relaxed);
+            let frame =
+                Frame::from(ServerMsg::Spectators { game: self.id.clone(), count }.to_json());
+            self.send_where(&frame, |_| true);
+        }
+        if self.tally_dirty {
+            self.tally_dirty = false;
+            let msg = ServerMsg::Tally {
+                game: self.id.clone(),
+                ply: self.proposals.ply(),
+                counts: self.proposals.tally(),
+            };
+            let frame = Frame::from(msg.to_json());
+            self.send_where(&frame, |s| s.role == Role::Spectator);
+        }
+    }
+
+    /// Stores events (one transaction), then numbers them and sends them out: the legal
+    /// moves go with the last one to the seat to move and to spectators.
+    async fn publish(&mut self, events: Vec<GameEvent>) -> Result<(), Refusal> {
+        let base = self.events.len() as i64;
+        let rows = events
+            .iter()
+            .enumerate()
+            .map(|(i, e)| EventRow {
+                game_id: self.id.clone(),
+                v: base + i as i64 + 1,
+                body: serde_json::to_string(e).unwrap_or_default(),
+            })
+            .collect();
+        self.app.writer.append(rows).await.map_err(|e| {
+            tracing::error!(game = %self.id, "store: {e}");
+            (ErrorCode::Storage, format!("the game could not be saved, nothing changed: {e}"))
+        })?;
+        let n = events.len();
+        for (i, event) in events.into_iter().enumerate() {
+            self.events.push(event.clone());
+            let v = self.events.len() as u64;
+            let plain = ServerMsg::Event { game: self.id.clone(), v, event, legal: None };
+            if i + 1 == n && self.to_move().is_some() {
+                let without = Frame::from(plain.to_json());
+                let ServerMsg::Event { game, v, event, .. } = plain else { unreachable!() };
+                let with = ServerMsg::Event { game, v, event, legal: Some(self.legal.clone()) };
+                let with = Frame::from(with.to_json());
+                let mover = self.to_move().map(Seat::from);
+                let gets =
+                    |s: &Sub| s.role == Role::Spectator || mover.is_some_and(|m| s.role.holds(m));
+                self.send_where(&with, gets);
+                self.send_where(&without, |s| !gets(s));
+            } else {
+                let frame = Frame::from(plain.to_json());
+                self.send_where(&frame, |_| true);
+            }
+        }
+        Ok(())
+    }
+
+    async fn client(&mut self, conn: &Conn, msg: ClientMsg, at: Instant) -> Result<(), Refusal> {
+        let role = self.role_of(&conn.user.id);
+        match msg {
+            ClientMsg::Move { ply, mv, .. } => {
+                let Some(side) = self.to_move() else {
+                    return refuse(ErrorCode::GameOver, "the game is over");
+                };
+                if !role.is_player() {
+                    return refuse(ErrorCode::Forbidden, "spectators cannot move (use `propose`)");
+                }
+                if !role.holds(side.into()) {
+                    return refuse(ErrorCode::NotYourTurn, "it is your opponent's move");
+                }
+                if ply as usize != self.moves.len() {
+                    return refuse(
+                        ErrorCode::StalePly,
+                        format!("the game is at ply {}, not {ply}", self.moves.len()),
+                    );
+                }
+                self.play(side, &mv, at).await
+            }
+            ClientMsg::Propose { ply, mv, .. } => {
+                if role != Role::Spectator {
+                    return refuse(ErrorCode::Forbidden, "only spectators propose moves");
+                }
+                if self.to_move().is_none() {
+                    return refuse(ErrorCode::GameOver, "the game is over");
+                }
+                if ply as usize != self.moves.len() {
+                    return refuse(
+                        ErrorCode::StalePly,
+                        format!("the game is at ply {}, not {ply}", self.moves.len()),
+                    );
+                }
+                let pos = self.record.position();
+                let m = pos.parse_move(&mv).map_err(|e| (ErrorCode::IllegalMove, e.to_string()))?;
+                let text = pos.move_text(m);
+                self.proposals.propose(&conn.user.id, ply, &text);
+                conn.send(&ServerMsg::ProposalOk { game: self.id.clone(), ply, mv: text });
+                self.tally_dirty = true;
+                self.schedule_flush();
+                Ok(())
+            }
+            ClientMsg::Resign { .. } => {
+                let seat = self.acting_seat(role)?;
+                self.end(Some(seat.opponent()), "resignation").await
+            }
+            ClientMsg::Abort { .. } => {
+                self.acting_seat(role)?;
+                if self.moves.len() >= 2 {
+                    return refuse(
+                        ErrorCode::Invalid,
+                        "a game can be aborted only before both sides moved",
+                    );
+                }
+                self.end(None, "aborted").await
+            }
+            ClientMsg::Claim { .. } => {
+                let seat = self.acting_seat(role)?;
+                let other = seat.opponent();
+                if self.players[other.index()].ai.is_some() || self.hotseat() {
+                    return refuse(ErrorCode::Invalid, "there is nobody to claim against");
+                }
+                let Some(since) = self.offline_since[other.index()] else {
+                    return refuse(ErrorCode::Invalid, "your opponent is connected");
+                };
+                let ready = since + self.app.config.grace;
+                let now = Instant::now();
+                if now < ready {
+                    let ms = (ready - now).as_millis();
+                    return refuse(
+                        ErrorCode::Invalid,
+                        format!("your opponent has {ms} ms left to come back"),
+                    );
+                }
+                self.end(Some(seat), "abandonment").await
+            }
+            ClientMsg::Offer { kind, .. } => self.offer(role, kind).await,
+            ClientMsg::Accept { kind, .. } => {
+                let seat = self.player_seat(role)?;
+                let Some(&(_, by)) =
+                    self.offers.iter().find(|(k, s)| *k == kind && *s != seat.into())
+                else {
+                    return refuse(ErrorCode::Invalid, "there is no such offer from your opponent");
+                };
+                self.carry_out(kind, by.into()).await
+            }
+            ClientMsg::Decline { kind, .. } => {
+                let seat = self.player_seat(role)?;
+                if !self.offers.iter().any(|(k, s)| *k == kind && *s != seat.into()) {
+                    return refuse(ErrorCode::Invalid, "there is no such offer from your opponent");
+                }
+                self.offers.retain(|(k, _)| *k != kind);
+                self.publish(vec![GameEvent::Declined { kind, seat: seat.into() }]).await
+            }
+            ClientMsg::Chat { text, .. } => {
+                let text = text.trim();
+                if text.is_empty() || text.chars().count() > MAX_CHAT_CHARS {
+                    return refuse(
+                        ErrorCode::Invalid,
+                        format!("a chat line has 1 to {MAX_CHAT_CHARS} characters"),
+                    );
+                }
+                let room = if role.is_player() { Room::Players } else { Room::Spectators };
+                let line = ChatLine { room, from: conn.user.name.clone(), text: text.to_string() };
+                if self.chat.len() == CHAT_KEPT {
+                    self.chat.pop_front();
+                }
+                self.chat.push_back(line.clone());
+                let frame = Frame::from(ServerMsg::Chat { game: self.id.clone(), line }.to_json());
+                self.send_where(&frame, |s| room == Room::Players || s.role == Role::Spectator);
+                Ok(())
+            }
+            other => refuse(ErrorCode::BadMessage, format!("{other:?} is not a game request")),
+        }
+    }
+
+    /// The seat a player acts for: their own, or in hot-seat the seat to move.
+    fn acting_seat(&self, role: Role) -> Result<Side, Refusal> {
+        if self.result.is_some() {
+            return refuse(ErrorCode::GameOver, "the game is over");
+        }
+        self.player_seat(role)
+    }
+
+    fn player_seat(&self, role: Role) -> Result<Side, Refusal> {
+        match role {
+            Role::First => Ok(Side::First),
+            Role::Second => Ok(Side::Second),
+            Role::Both => Ok(self.record.position().mover()),
+            Role::Spectator => refuse(ErrorCode::Forbidden, "only the players can do this"),
+        }
+    }
+
+    async fn offer(&mut self, role: Role, kind: OfferKind) -> Result<(), Refusal> {
+        let seat = self.player_seat(role)?;
+        match kind {
+            OfferKind::Rematch if self.result.is_none() => {
+                return refuse(ErrorCode::Invalid, "a rematch is offered after the end");
+            }
+            OfferKind::Rematch if self.rematch.is_some() => {
+                return refuse(ErrorCode::Invalid, "the rematch is already agreed");
+            }
+            OfferKind::Draw | OfferKind::Takeback if self.result.is_some() => {
+                return refuse(ErrorCode::GameOver, "the game is over");
+            }
+            OfferKind::Takeback if self.rated => {
+                return refuse(ErrorCode::Invalid, "takebacks are for casual games");
+            }
+            OfferKind::Takeback if self.moves.is_empty() => {
+                return refuse(ErrorCode::Invalid, "there is no move to take back");
+            }
+            _ => {}
+        }
+        let other = seat.opponent();
+        // The opponent offered the same: that is an agreement.
+        if self.offers.iter().any(|(k, s)| *k == kind && *s == other.into()) || self.hotseat() {
+            return self.carry_out(kind, seat).await;
+        }
+        if self.offers.iter().any(|(k, s)| *k == kind && *s == seat.into()) {
+            return refuse(ErrorCode::Invalid, "you already made this offer");
+        }
+        if self.players[other.index()].ai.is_some() {
+            // The engine takes back and plays again; it does not agree to draws.
+            return match kind {
+                OfferKind::Draw => refuse(ErrorCode::Invalid, "the engine declines the draw"),
+                _ => self.carry_out(kind, seat).await,
+            };
+        }
+        self.offers.push((kind, seat.into()));
+        self.publish(vec![GameEvent::Offered { kind, seat: seat.into() }]).await.inspect_err(|_| {
+            self.offers.pop();
+        })
+    }
+
+    /// Carries out an agreed offer made by `by`.
+    async fn carry_out(&mut self, kind: OfferKind, by: Side) -> Result<(), Refusal> {
+        self.offers.retain(|(k, _)| *k != kind);
+        match kind {
+            OfferKind::Draw => self.end(None, "agreement").await,
+            OfferKind::Takeback => {
+                let n = if self.hotseat() || self.record.position().mover() != by { 1 } else { 2 };
+                let n = n.min(self.moves.len());
+                let saved = (self.moves.clone(), self.record.clone());
+                let keep = self.moves.len() - n;
+                self.moves.truncate(keep);
+                if let Err(e) = self.rebuild() {
+                    (self.moves, self.record) = saved;
+                    return refuse(ErrorCode::Invalid, e);
+                }
+                let now = Instant::now();
+                let mut clock = self.clock.clone();
+                clock.stop(now);
+                if !self.moves.is_empty() {
+                    clock.start(self.record.position().mover(), now);
+                }
+                let event = GameEvent::TakenBack {
+                    moves: n as u32,
+                    position: PublicPosition::of(&self.record.position()),
+                    clock: clock.state(now),
+                };
+                self.refresh_legal();
+                if let Err(e) = self.publish(vec![event]).await {
+                    (self.moves, self.record) = saved;
+                    self.refresh_legal();
+                    return Err(e);
+                }
+                self.clock = clock;
+                self.proposals.reset(self.moves.len() as u32);
+                self.summary.moves.store(self.moves.len() as u32, Relaxed);
+                Ok(())
+            }
+            OfferKind::Rematch => {
+                let seat = |p: &Player| match (&p.user, p.ai) {
+                    (_, Some(level)) => SeatSpec::Ai(level),
+                    (Some(id), None) => SeatSpec::Human { id: id.clone(), name: p.name.clone() },
+                    (None, None) => SeatSpec::Ai(1),
+                };
+                let spec = GameSpec {
+                    kind: self.kind,
+                    options: self.options.clone(),
+                    clock: self.tc,
+                    rated: self.rated,
+                    seats: [seat(&self.players[1]), seat(&self.players[0])],
+                };
+                let game = start_game(&self.app, spec).await?;
+                self.rematch = Some(game.clone());
+                self.publish(vec![GameEvent::Rematch { game }]).await
+            }
+        }
+    }
+
+    /// Plays `text` for `side`, read at `at`.
+    async fn play(&mut self, side: Side, text: &str, at: Instant) -> Result<(), Refusal> {
+        let received = std::time::Instant::now();
+        let pos = self.record.position();
+        let mv = pos.parse_move(text).map_err(|e| (ErrorCode::IllegalMove, e.to_string()))?;
+        let canonical = pos.move_text(mv);
+        let mut display = pos.display_move(mv);
+        // A Banqi flip: the server's deal says what is revealed.
+        let recorded = match (canonical.strip_suffix('?'), &self.dealer) {
+            (Some(square), Some(dealer)) => {
+                let piece = dealer.identity(square).ok_or_else(|| {
+                    (ErrorCode::IllegalMove, format!("{square} holds no face-down piece"))
+                })?;
+                display = format!("{square}={}", piece.letter());
+                display.clone()
+            }
+            _ => canonical,
+        };
+        let mut clock = self.clock.clone();
+        if clock.press(side, at).is_err() {
+            self.clock = clock;
+            self.end(Some(side.opponent()), "time").await?;
+            return refuse(ErrorCode::GameOver, "your time ran out before the move arrived");
+        }
+        self.record.play_text(&recorded).map_err(|e| (ErrorCode::IllegalMove, e.to_string()))?;
+        let ply = self.moves.len() as u32;
+        let info = MoveInfo { mv: recorded.clone(), display, seat: side.into() };
+        let now = Instant::now();
+        let event = GameEvent::Moved {
+            ply,
+            info: info.clone(),
+            position: PublicPosition::of(&self.record.position()),
+            clock: clock.state(now),
+        };
+        self.moves.push(info);
+        self.refresh_legal();
+        if let Err(e) = self.publish(vec![event]).await {
+            self.moves.pop();
+            let _ = self.rebuild();
+            self.refresh_legal();
+            return Err(e);
+        }
+        self.clock = clock;
+        // Open offers lapse when a move is played.
+        self.offers.clear();
+        self.summary.moves.store(self.moves.len() as u32, Relaxed);
+        self.app.metrics.moves.fetch_add(1, Relaxed);
+        self.reveal_proposals(side, &recorded);
+        self.app.metrics.observe_move(received.elapsed().as_micros() as u64);
+        if let Next::Over(outcome) = self.record.next() {
+            self.end(outcome.winner, outcome.reason.as_str()).await?;
+        }
+        Ok(())
+    }
+
+    fn reveal_proposals(&mut self, side: Side, played: &str) {
+        // Proposals are written in the move's request form (`d2?`), the record in its
+        // recorded form (`d2=C`).
+        let request = match played.split_once('=') {
+            Some((square, _)) => format!("{square}?"),
+            None => played.to_string(),
+        };
+        let had = !self.proposals.is_empty();
+        let ply = self.proposals.ply();
+        let revealed = self.proposals.reveal(side, &request);
+        self.tally_dirty = false;
+        if !had {
+            return;
+        }
+        let msg = ServerMsg::Reveal {
+            game: self.id.clone(),
+            ply,
+            played: request,
+            counts: revealed.counts,
+            matched: revealed.matched,
+            crowd: self.proposals.crowd(),
+        };
+        let frame = Frame::from(msg.to_json());
+        self.send_where(&frame, |s| s.role == Role::Spectator);
+        let scores: HashMap<String, (u32, u32)> = revealed.scored.into_iter().collect();
+        for sub in self.subs.values().filter(|s| s.role == Role::Spectator) {
+            if let Some(&(hits, total)) = scores.get(&sub.user) {
+                let _ = sub.tx.try_send(Frame::from(
+                    ServerMsg::Score { game: self.id.clone(), hits, total }.to_json(),
+                ));
+            }
+        }
+    }
+
+    async fn on_deadline(&mut self) {
+        let now = Instant::now();
+        if let Some(side) = self.clock.running()
+            && self.clock.remaining(side, now) == 0
+        {
+            self.clock.stop(now);
+            if let Err((_, e)) = self.end(Some(side.opponent()), "time").await {
+                tracing::error!(game = %self.id, "could not end the game on time: {e}");
+            }
+        }
+    }
+
+    /// Ends the game: the end is stored, then told, then archived (export, ratings).
+    async fn end(&mut self, winner: Option<Side>, reason: &str) -> Result<(), Refusal> {
+        if self.result.is_some() {
+            return refuse(ErrorCode::GameOver, "the game is over");
+        }
+        let now = Instant::now();
+        self.clock.stop(now);
+        let result = GameResult { winner: winner.map(seat_of), reason: reason.to_string() };
+        let seed = self.dealer.as_ref().map(Dealer::reveal_seed);
+        let event = GameEvent::Ended {
+            result: result.clone(),
+            clock: self.clock.state(now),
+            seed: seed.clone(),
+            crowd: self.proposals.crowd(),
+        };
+        self.result = Some(result);
+        self.revealed_seed = seed;
+        self.offers.clear();
+        if let Err(e) = self.publish(vec![event]).await {
+            self.result = None;
+            self.revealed_seed = None;
+            return Err(e);
+        }
+        self.ai_stop.store(true, Relaxed);
+        self.summary.over.store(true, Relaxed);
+        self.app.metrics.live_games.fetch_sub(1, Relaxed);
+        self.legal.clear();
+        self.store_finish().await;
+        Ok(())
+    }
+
+    /// Writes the finished game: result, crowd record, export and rating changes.
+    async fn store_finish(&mut self) {
+        let Some(result) = self.result.clone() else { return };
+        let mut ratings = Vec::new();
+        let accounts = self.players.iter().all(|p| p.user.is_some() && p.ai.is_none());
+        if self.rated && accounts && result.reason != "aborted" {
+            let score = |i: usize| match result.winner {
+                None => 0.5,
+                Some(w) if (w == Seat::First) == (i == 0) => 1.0,
+                Some(_) => 0.0,
+            };
+            let current: Vec<(Rating, i64)> = self
+                .players
+                .iter()
+                .map(|p| match &p.rating {
+                    Some(r) => {
+                        (Rating { rating: r.rating, rd: r.rd, volatility: r.volatility }, r.games)
+                    }
+                    None => (Rating::default(), 0),
+                })
+                .collect();
+            for i in 0..2 {
+                let new = current[i].0.after(current[1 - i].0, score(i));
+                if let Some(user) = &self.players[i].user {
+                    ratings.push(RatingRow {
+                        user_id: user.clone(),
+                        kind: self.kind.name().to_string(),
+                        rating: new.rating,
+                        rd: new.rd,
+                        volatility: new.volatility,
+                        games: current[i].1 + 1,
+                    });
+                }
+            }
+        }
+        let names = [self.players[0].name.clone(), self.players[1].name.clone()];
+        let finish = Finish {
+            game_id: self.id.clone(),
+            result: serde_json::to_string(&result).unwrap_or_default(),
+            crowd: serde_json::to_string(&self.proposals.crowd()).unwrap_or_default(),
+            export: export(
+                &self.start,
+                &self.record,
+                &names,
+                &self.moves,
+                &result,
+                self.dealer.as_ref(),
+            ),
+            ended_ms: crate::ids::now_ms(),
+            ratings,
+        };
+        match self.app.store.finish(&finish).await {
+            Ok(()) => self.finished_stored = true,
+            Err(e) => tracing::error!(game = %self.id, "could not archive the game: {e}"),
+        }
+    }
+
+    /// Starts the engine's search when it is the engine's move.
+    fn maybe_ai(&mut self) {
+        if self.ai_busy {
+            return;
+        }
+        let Some(side) = self.to_move() else { return };
+        let Some(level) = self.players[side.index()].ai else { return };
+        let Some(tx) = self.self_tx.as_ref().and_then(|w| w.upgrade()) else { return };
+        self.ai_busy = true;
+        let game = self.record.position();
+        let ply = self.moves.len() as u32;
+        let stop = self.ai_stop.clone();
+        let config = &self.app.config;
+        // Each level below 8 searches a quarter of the nodes of the next.
+        let nodes = (config.ai_max_nodes >> (2 * (8 - level as u32))).max(64);
+        let mut time = config.ai_max_time;
+        let mut soft_time = None;
+        if !self.clock.untimed() {
+            let left = self.clock.remaining(side, Instant::now());
+            let clock = EngineClock {
+                remaining_ms: left,
+                increment_ms: self.tc.increment_ms,
+                moves_to_go: None,
+            };
+            let (soft, hard) = Limits::from_clock(clock, 50);
+            time = time.min(hard);
+            soft_time = Some(soft.min(time));
+        }
+        let limits = Limits {
+            depth: Some(2 + level as u32),
+            nodes: Some(nodes),
+            time: Some(time),
+            soft_time,
+        };
+        tokio::spawn(async move {
+            // Bounded blocking work: a node and time budget, on the blocking pool.
+            let best =
+                tokio::task::spawn_blocking(move || search_any(&game, &limits, &stop, |_| {}).best)
+                    .await
+                    .ok()
+                    .flatten();
+            let _ = tx.send(Cmd::Ai { ply, mv: best }).await;
+        });
+    }
+}
+
+/// Sleeps until `at`, or forever.
+async fn wait(at: Option<Instant>) {
+    match at {
+        Some(at) => sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,214 @@
+//! Live games: one actor task per game owns its board, clocks, offers and event version and
+//! is the only writer of them. Everything else talks to it through [`GameHandle`].
+
+mod actor;
+pub mod clock;
+mod dealer;
+mod export;
+pub mod proposals;
+
+use crate::ids;
+use crate::lobby::{Refusal, check_settings};
+use crate::state::{App, Conn, lock};
+use cannonade_banqi::DealSeed;
+use cannonade_games::{AnyGame, AnyMove, GameKind};
+use cannonade_store::{EventRow, GameRow};
+use cannonade_wire::{ClientMsg, ErrorCode, Role, ServerMsg, TimeControl};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+pub use dealer::Dealer;
+
+/// What a game shows in the lobby, updated by its actor.
+#[derive(Debug)]
+pub struct Summary {
+    /// The game.
+    pub kind: GameKind,
+    /// The players' names.
+    pub names: [String; 2],
+    /// Moves played.
+    pub moves: AtomicU32,
+    /// Spectators.
+    pub spectators: AtomicU32,
+    /// Finished.
+    pub over: AtomicBool,
+}
+
+/// A message to a game actor.
+#[derive(Debug)]
+pub enum Cmd {
+    /// A socket joins the game's stream; `since` is its last event version.
+    Join {
+        /// The socket.
+        conn: Conn,
+        /// Its last version.
+        since: Option<u64>,
+    },
+    /// A socket leaves.
+    Leave {
+        /// Its id.
+        conn_id: u64,
+    },
+    /// A client's request about this game, read at `at`.
+    Client {
+        /// The socket.
+        conn: Conn,
+        /// The request.
+        msg: ClientMsg,
+        /// When the socket read it (clocks charge from here).
+        at: Instant,
+    },
+    /// The engine's move for ply `ply`.
+    Ai {
+        /// The ply searched.
+        ply: u32,
+        /// The move (`None`: no move found).
+        mv: Option<AnyMove>,
+    },
+}
+
+/// The way to a game actor.
+#[derive(Clone, Debug)]
+pub struct GameHandle {
+    /// Its mailbox.
+    pub tx: mpsc::Sender<Cmd>,
+    /// Its lobby summary.
+    pub summary: Arc<Summary>,
+}
+
+/// Who sits in a seat of a game being created.
+#[derive(Clone, Debug)]
+pub enum SeatSpec {
+    /// A user (already persisted).
+    Human {
+        /// User id.
+        id: String,
+        /// Name.
+        name: String,
+    },
+    /// The engine at a level 1–8.
+    Ai(u8),
+}
+
+/// A game to create.
+#[derive(Clone, Debug)]
+pub struct GameSpec {
+    /// The game.
+    pub kind: GameKind,
+    /// Rule options.
+    pub options: String,
+    /// The clock.
+    pub clock: TimeControl,
+    /// Rated.
+    pub rated: bool,
+    /// The seats, first seat first.
+    pub seats: [SeatSpec; 2],
+}
+
+/// Creates a game: checks the settings, draws a Banqi seed, stores the game, starts its
+/// actor and tells both players' sockets. Returns the game id.
+pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusal> {
+    let start = check_settings(spec.kind, &spec.options, spec.clock, spec.rated)?;
+    let seed = match &start {
+        AnyGame::Banqi(_) => Some(
+            DealSeed::random().map_err(|e| (ErrorCode::Storage, format!("no random seed: {e}")))?,
+        ),
+        _ => None,
+    };
+    let seat = |s: &SeatSpec| match s {
+        SeatSpec::Human { id, name } => (Some(id.clone()), name.clone(), None),
+        SeatSpec::Ai(level) => (None, format!("AI level {level}"), Some(*level as i64)),
+    };
+    let (u0, n0, a0) = seat(&spec.seats[0]);
+    let (u1, n1, a1) = seat(&spec.seats[1]);
+    let row = GameRow {
+        id: ids::short_id(),
+        kind: spec.kind.name().to_string(),
+        options: start.options(),
+        start_fen: start.fen(),
+        initial_ms: spec.clock.initial_ms as i64,
+        increment_ms: spec.clock.increment_ms as i64,
+        rated: spec.rated,
+        users: [u0, u1],
+        names: [n0, n1],
+        ai: [a0, a1],
+        commitment: seed.as_ref().map(|s| s.commitment().to_string()),
+        seed: seed.map(|s| s.to_hex()),
+        status: "live".into(),
+        result: None,
+        crowd: None,
+        export: None,
+        created_ms: ids::now_ms(),
+        ended_ms: None,
+    };
+    app.store.create_game(&row).await.map_err(|e| (ErrorCode::Storage, e.to_string()))?;
+    let id = row.id.clone();
+    let users = row.users.clone();
+    load(app, row, Vec::new()).await.map_err(|e| (ErrorCode::Storage, e))?;
+    for (i, user) in users.iter().enumerate() {
+        if let Some(user) = user {
+            let both = users[1 - i].as_deref() == Some(user.as_str());
+            let role = if both {
+                Role::Both
+            } else if i == 0 {
+                Role::First
+            } else {
+                Role::Second
+            };
+            if both && i == 1 {
+                continue;
+            }
+            app.tell_user(user, &ServerMsg::GameStarted { game: id.clone(), role });
+        }
+    }
+    Ok(id)
+}
+
+/// Starts the actor of a stored game from its row and events (new, recovered at start-up,
+/// or a finished one opened for viewing) and registers it. If another task registered the
+/// same game meanwhile, that one is kept.
+pub async fn load(
+    app: &Arc<App>,
+    row: GameRow,
+    events: Vec<EventRow>,
+) -> Result<GameHandle, String> {
+    let actor = actor::Actor::restore(app, row, events).await?;
+    let id = actor.id().to_string();
+    let mut games = lock(&app.games);
+    if let Some(existing) = games.get(&id) {
+        return Ok(existing.clone());
+    }
+    let handle = actor.spawn();
+    games.insert(id, handle.clone());
+    Ok(handle)
+}
+
+/// The handle of a game in memory, or loaded from the store.
+pub async fn get_or_load(app: &Arc<App>, id: &str) -> Result<Option<GameHandle>, String> {
+    if let Some(h) = lock(&app.games).get(id).filter(|h| !h.tx.is_closed()).cloned() {
+        return Ok(Some(h));
+    }
+    let Some(row) = app.store.game(id).await.map_err(|e| e.to_string())? else {
+        return Ok(None);
+    };
+    let events = app.store.events(id).await.map_err(|e| e.to_string())?;
+    lock(&app.games).retain(|gid, h| gid != id || !h.tx.is_closed());
+    load(app, row, events).await.map(Some)
+}
+
+/// Brings every live game of the store back (server start). Clocks resume at the times
+/// stored with the last move: the downtime is not charged.
+pub async fn recover(app: &Arc<App>) -> Result<usize, String> {
+    let rows = app.store.live_games().await.map_err(|e| e.to_string())?;
+    let n = rows.len();
+    for row in rows {
+        let id = row.id.clone();
+        let events = app.store.events(&id).await.map_err(|e| e.to_string())?;
+        if let Err(e) = load(app, row, events).await {
+            tracing::error!(game = %id, "could not restore the game: {e}");
+        }
+    }
+    Ok(n)
+}

@@ -1,0 +1,98 @@
+//! The Cannonade online server: HTTP and one websocket per tab (axum), a lobby, one actor
+//! task per live game (the only writer of its board, clocks and events), spectators and
+//! their move proposals, Banqi deals kept secret until the end, and every accepted move
+//! committed to the store before it is told to anyone.
+//!
+//! [`serve`] runs it; [`start`] runs it on a given listener and returns its address, for
+//! tests and tools. The wire protocol is [`cannonade_wire`] (`docs/protocol-wire.md`).
+#![forbid(unsafe_code)]
+
+mod config;
+pub mod game;
+mod http;
+mod ids;
+mod lobby;
+mod metrics;
+mod rating;
+mod session;
+mod socket;
+mod state;
+mod writer;
+
+pub use config::Config;
+pub use http::router;
+pub use metrics::Metrics;
+pub use rating::Rating;
+pub use state::App;
+
+use cannonade_store::SqlStore;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The server could not start.
+#[derive(Debug)]
+pub struct ServeError(pub String);
+
+impl std::fmt::Display for ServeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ServeError {}
+
+/// Opens the store (applying migrations), brings back every live game and returns the
+/// shared state.
+pub async fn build(config: Config) -> Result<Arc<App>, ServeError> {
+    let store = SqlStore::connect(&config.db)
+        .await
+        .map_err(|e| ServeError(format!("{}: {e}", config.db)))?;
+    let app = App::new(config, Arc::new(store));
+    let n = game::recover(&app).await.map_err(ServeError)?;
+    if n > 0 {
+        tracing::info!("restored {n} live games");
+    }
+    let lobby_app = Arc::downgrade(&app);
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(2));
+        loop {
+            tick.tick().await;
+            let Some(app) = lobby_app.upgrade() else { break };
+            app.lobby.refresh(&app);
+        }
+    });
+    Ok(app)
+}
+
+/// Starts the server on `listener`; returns its address and the task serving it.
+pub async fn start(
+    config: Config,
+    listener: tokio::net::TcpListener,
+) -> Result<(SocketAddr, Arc<App>, tokio::task::JoinHandle<()>), ServeError> {
+    let addr = listener.local_addr().map_err(|e| ServeError(e.to_string()))?;
+    let app = build(config).await?;
+    let router = router(app.clone());
+    let task = tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, router).await {
+            tracing::error!("server stopped: {e}");
+        }
+    });
+    Ok((addr, app, task))
+}
+
+/// Runs the server at `config.addr` until Ctrl-C.
+pub async fn serve(config: Config) -> Result<(), ServeError> {
+    let listener = tokio::net::TcpListener::bind(config.addr)
+        .await
+        .map_err(|e| ServeError(format!("cannot listen on {}: {e}", config.addr)))?;
+    let addr = listener.local_addr().map_err(|e| ServeError(e.to_string()))?;
+    let app = build(config).await?;
+    tracing::info!("listening on http://{addr}");
+    axum::serve(listener, router(app))
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+        .map_err(|e| ServeError(e.to_string()))
+}

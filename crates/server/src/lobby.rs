@@ -1,0 +1,196 @@
+//! The lobby: open seeks (public ones listed, private ones reached by invite code) and the
+//! list of live games, streamed to subscribed sockets.
+
+use crate::ids;
+use crate::state::{App, Conn, Frame, lock};
+use cannonade_games::{AnyGame, GameKind};
+use cannonade_wire::{ErrorCode, GameSummary, SeekInfo, ServerMsg, TimeControl};
+use std::sync::Mutex;
+use std::sync::atomic::Ordering::Relaxed;
+use tokio::sync::broadcast;
+
+/// A seek waiting for an opponent.
+#[derive(Clone, Debug)]
+pub struct Seek {
+    /// What is offered.
+    pub info: SeekInfo,
+    /// The seeker's connection (seeks end with it).
+    pub conn: Conn,
+    /// Reachable only by its code.
+    pub private: bool,
+}
+
+/// Seeks and the lobby stream.
+pub struct Lobby {
+    seeks: Mutex<Vec<Seek>>,
+    /// Lobby frames for subscribed sockets.
+    pub tx: broadcast::Sender<Frame>,
+}
+
+/// A refusal: the code and text of the error event.
+pub type Refusal = (ErrorCode, String);
+
+/// The longest clock accepted: three hours, and one minute of increment.
+const MAX_INITIAL_MS: u64 = 3 * 3600 * 1000;
+const MAX_INCREMENT_MS: u64 = 60 * 1000;
+
+/// Checks a game's settings: the game is available, its options apply, the clock is sane and
+/// a rated game has a clock. Returns the start position.
+pub fn check_settings(
+    game: GameKind,
+    options: &str,
+    clock: TimeControl,
+    rated: bool,
+) -> Result<AnyGame, Refusal> {
+    let invalid = |m: String| (ErrorCode::Invalid, m);
+    let mut start = AnyGame::start(game).map_err(|e| invalid(e.to_string()))?;
+    start.apply_options(options).map_err(|e| invalid(e.to_string()))?;
+    if clock.initial_ms > MAX_INITIAL_MS || clock.increment_ms > MAX_INCREMENT_MS {
+        return Err(invalid("clocks are at most 3 hours plus 60 seconds a move".into()));
+    }
+    if clock.untimed() && clock.increment_ms > 0 {
+        return Err(invalid("an untimed game has no increment".into()));
+    }
+    if rated && clock.untimed() {
+        return Err(invalid("rated games have a clock".into()));
+    }
+    Ok(start)
+}
+
+impl Lobby {
+    /// An empty lobby.
+    pub fn new() -> Lobby {
+        Lobby { seeks: Mutex::new(Vec::new()), tx: broadcast::channel(1024).0 }
+    }
+
+    fn publish(&self, msg: &ServerMsg) {
+        let _ = self.tx.send(Frame::from(msg.to_json()));
+    }
+
+    /// Adds a seek (or, `private`, an invite) by `conn`.
+    pub fn add(
+        &self,
+        conn: &Conn,
+        game: GameKind,
+        options: String,
+        clock: TimeControl,
+        rated: bool,
+        private: bool,
+    ) -> Result<SeekInfo, Refusal> {
+        check_settings(game, &options, clock, rated)?;
+        if rated && !conn.user.account {
+            return Err((
+                ErrorCode::Forbidden,
+                "rated games are for accounts: register or log in".into(),
+            ));
+        }
+        let mut seeks = lock(&self.seeks);
+        if seeks.iter().filter(|s| s.conn.user.id == conn.user.id).count() >= 10 {
+            return Err((ErrorCode::Invalid, "at most 10 open seeks per player".into()));
+        }
+        let info = SeekInfo {
+            id: ids::short_id(),
+            by: conn.user.name.clone(),
+            game,
+            options,
+            clock,
+            rated,
+        };
+        seeks.push(Seek { info: info.clone(), conn: conn.clone(), private });
+        drop(seeks);
+        if !private {
+            self.publish(&ServerMsg::SeekAdded { seek: info.clone() });
+        }
+        Ok(info)
+    }
+
+    /// Removes `conn`'s seek `id`.
+    pub fn cancel(&self, conn: &Conn, id: &str) -> Result<(), Refusal> {
+        let mut seeks = lock(&self.seeks);
+        let i = seeks
+            .iter()
+            .position(|s| s.info.id == id && s.conn.user.id == conn.user.id)
+            .ok_or((ErrorCode::NotFound, format!("you have no seek '{id}'")))?;
+        let seek = seeks.remove(i);
+        drop(seeks);
+        if !seek.private {
+            self.publish(&ServerMsg::SeekRemoved { id: seek.info.id });
+        }
+        Ok(())
+    }
+
+    /// Takes seek `id` for `conn` (not its own; a rated one needs an account).
+    pub fn take(&self, conn: &Conn, id: &str) -> Result<Seek, Refusal> {
+        let mut seeks = lock(&self.seeks);
+        let i = seeks
+            .iter()
+            .position(|s| s.info.id == id)
+            .ok_or((ErrorCode::NotFound, format!("no open seek or invite '{id}'")))?;
+        if seeks[i].conn.user.id == conn.user.id {
+            return Err((ErrorCode::Invalid, "that is your own seek".into()));
+        }
+        if seeks[i].info.rated && !conn.user.account {
+            return Err((ErrorCode::Forbidden, "rated games are for accounts".into()));
+        }
+        let seek = seeks.remove(i);
+        drop(seeks);
+        if !seek.private {
+            self.publish(&ServerMsg::SeekRemoved { id: seek.info.id.clone() });
+        }
+        Ok(seek)
+    }
+
+    /// Drops every seek of a closed connection.
+    pub fn drop_conn(&self, conn_id: u64) {
+        let mut seeks = lock(&self.seeks);
+        let (gone, kept): (Vec<Seek>, Vec<Seek>) =
+            seeks.drain(..).partition(|s| s.conn.id == conn_id);
+        *seeks = kept;
+        drop(seeks);
+        for s in gone.into_iter().filter(|s| !s.private) {
+            self.publish(&ServerMsg::SeekRemoved { id: s.info.id });
+        }
+    }
+
+    /// The whole lobby: public seeks and the most watched live games.
+    pub fn snapshot(&self, app: &App) -> ServerMsg {
+        let seeks =
+            lock(&self.seeks).iter().filter(|s| !s.private).map(|s| s.info.clone()).collect();
+        let (games, live) = live_games(app, 100);
+        ServerMsg::Lobby { seeks, games, live }
+    }
+
+    /// Sends the lobby to subscribers (called every few seconds while anyone listens).
+    pub fn refresh(&self, app: &App) {
+        if self.tx.receiver_count() > 0 {
+            self.publish(&self.snapshot(app));
+        }
+    }
+}
+
+impl Default for Lobby {
+    fn default() -> Lobby {
+        Lobby::new()
+    }
+}
+
+/// Live games, most watched first, at most `limit`, and how many there are in all.
+pub fn live_games(app: &App, limit: usize) -> (Vec<GameSummary>, u32) {
+    let games = lock(&app.games);
+    let mut live: Vec<GameSummary> = games
+        .iter()
+        .filter(|(_, h)| !h.summary.over.load(Relaxed))
+        .map(|(id, h)| GameSummary {
+            id: id.clone(),
+            game: h.summary.kind,
+            players: h.summary.names.clone(),
+            moves: h.summary.moves.load(Relaxed),
+            spectators: h.summary.spectators.load(Relaxed),
+        })
+        .collect();
+    drop(games);
+    let total = live.len() as u32;
+    live.sort_by(|a, b| b.spectators.cmp(&a.spectators).then_with(|| a.id.cmp(&b.id)));
+    live.truncate(limit);
+    (live, total)
+}

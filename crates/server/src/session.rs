@@ -1,0 +1,204 @@
+//! Sessions and accounts: an anonymous user per random token, or an account (name + argon2
+//! password). Anonymous users reach the store only when they take a seat, so spectators cost
+//! no write.
+
+use crate::ids;
+use crate::state::{App, lock};
+use argon2::Argon2;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use cannonade_store::{StoreError, User};
+use cannonade_wire::UserInfo;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A session's user.
+#[derive(Debug)]
+pub struct UserCtx {
+    /// Stable id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// An account (may play rated games).
+    pub account: bool,
+    token_hash: String,
+    persisted: AtomicBool,
+}
+
+impl UserCtx {
+    /// The user as the wire shows it.
+    pub fn info(&self) -> UserInfo {
+        UserInfo { id: self.id.clone(), name: self.name.clone(), account: self.account }
+    }
+}
+
+/// Why an account request failed.
+#[derive(Debug)]
+pub enum AccountError {
+    /// The name or password does not meet the rules (the text says which).
+    Invalid(String),
+    /// The name is taken.
+    Taken,
+    /// Wrong name or password.
+    Denied,
+    /// The store failed.
+    Store(StoreError),
+}
+
+impl std::fmt::Display for AccountError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AccountError::Invalid(why) => f.write_str(why),
+            AccountError::Taken => f.write_str("that name is taken"),
+            AccountError::Denied => f.write_str("wrong name or password"),
+            AccountError::Store(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for AccountError {}
+
+fn cache(app: &App, ctx: Arc<UserCtx>) -> Arc<UserCtx> {
+    lock(&app.sessions).insert(ctx.token_hash.clone(), ctx.clone());
+    ctx
+}
+
+/// The user of `token`, or a new anonymous session when there is none or it is unknown.
+/// Returns the token to use from now on.
+pub async fn resolve(
+    app: &App,
+    token: Option<String>,
+) -> Result<(String, Arc<UserCtx>), StoreError> {
+    if let Some(token) = token.filter(|t| t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit()))
+    {
+        let hash = ids::token_hash(&token);
+        if let Some(ctx) = lock(&app.sessions).get(&hash).cloned() {
+            return Ok((token, ctx));
+        }
+        if let Some(user) = app.store.session_user(&hash).await? {
+            let ctx = UserCtx {
+                id: user.id,
+                name: user.name,
+                account: user.password_hash.is_some(),
+                token_hash: hash,
+                persisted: AtomicBool::new(true),
+            };
+            return Ok((token, cache(app, Arc::new(ctx))));
+        }
+    }
+    let token = ids::token();
+    let id = ids::short_id();
+    let ctx = UserCtx {
+        name: format!("anon-{}", &id[..6]),
+        id,
+        account: false,
+        token_hash: ids::token_hash(&token),
+        persisted: AtomicBool::new(false),
+    };
+    Ok((token, cache(app, Arc::new(ctx))))
+}
+
+/// Writes an anonymous user and its session to the store (before it takes a seat, so the
+/// seat survives a restart).
+pub async fn persist(app: &App, user: &UserCtx) -> Result<(), StoreError> {
+    if user.persisted.load(Ordering::Acquire) {
+        return Ok(());
+    }
+    let row = User {
+        id: user.id.clone(),
+        name: user.name.clone(),
+        password_hash: None,
+        created_ms: ids::now_ms(),
+    };
+    app.store.create_user(&row).await?;
+    app.store.create_session(&user.token_hash, &user.id).await?;
+    user.persisted.store(true, Ordering::Release);
+    Ok(())
+}
+
+fn check_name(name: &str) -> Result<(), AccountError> {
+    let ok_chars = name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if !(3..=20).contains(&name.len()) || !ok_chars {
+        return Err(AccountError::Invalid("a name is 3 to 20 letters, digits, '_' or '-'".into()));
+    }
+    if name.starts_with("anon-") || name.starts_with("AI") {
+        return Err(AccountError::Invalid("names starting with anon- or AI are reserved".into()));
+    }
+    Ok(())
+}
+
+async fn new_session(app: &App, user: User) -> Result<(String, Arc<UserCtx>), AccountError> {
+    let token = ids::token();
+    let hash = ids::token_hash(&token);
+    app.store.create_session(&hash, &user.id).await.map_err(AccountError::Store)?;
+    let ctx = UserCtx {
+        id: user.id,
+        name: user.name,
+        account: true,
+        token_hash: hash,
+        persisted: AtomicBool::new(true),
+    };
+    Ok((token, cache(app, Arc::new(ctx))))
+}
+
+/// Creates an account and a session for it.
+pub async fn register(
+    app: &App,
+    name: &str,
+    password: &str,
+) -> Result<(String, Arc<UserCtx>), AccountError> {
+    check_name(name)?;
+    if password.chars().count() < 8 || password.len() > 256 {
+        return Err(AccountError::Invalid("a password has 8 to 256 characters".into()));
+    }
+    if app.store.user_by_name(name).await.map_err(AccountError::Store)?.is_some() {
+        return Err(AccountError::Taken);
+    }
+    let password = password.to_string();
+    // Argon2 takes tens of milliseconds and megabytes: off the async threads.
+    let hash = tokio::task::spawn_blocking(move || {
+        let salt = SaltString::encode_b64(&ids::random_bytes::<16>())
+            .map_err(|e| AccountError::Invalid(e.to_string()))?;
+        Argon2::default()
+            .hash_password(password.as_bytes(), &salt)
+            .map(|h| h.to_string())
+            .map_err(|e| AccountError::Invalid(e.to_string()))
+    })
+    .await
+    .map_err(|e| AccountError::Invalid(e.to_string()))??;
+    let user = User {
+        id: ids::short_id(),
+        name: name.to_string(),
+        password_hash: Some(hash),
+        created_ms: ids::now_ms(),
+    };
+    // A concurrent registration of the same name loses on the unique index.
+    app.store.create_user(&user).await.map_err(|_| AccountError::Taken)?;
+    new_session(app, user).await
+}
+
+/// Checks a password and opens a new session.
+pub async fn login(
+    app: &App,
+    name: &str,
+    password: &str,
+) -> Result<(String, Arc<UserCtx>), AccountError> {
+    let user = app
+        .store
+        .user_by_name(name)
+        .await
+        .map_err(AccountError::Store)?
+        .ok_or(AccountError::Denied)?;
+    let Some(stored) = user.password_hash.clone() else { return Err(AccountError::Denied) };
+    let password = password.to_string();
+    let ok = tokio::task::spawn_blocking(move || {
+        PasswordHash::new(&stored)
+            .map(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
+            .unwrap_or(false)
+    })
+    .await
+    .unwrap_or(false);
+    if !ok {
+        return Err(AccountError::Denied);
+    }
+    new_session(app, user).await
+}

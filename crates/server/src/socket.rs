@@ -1,0 +1,307 @@
+//! One websocket: session, welcome, then requests read with size and rate limits and routed to
+//! the lobby or a game actor; frames written by a task of its own.
+
+use crate::game::{self, Cmd, GameSpec, SeatSpec};
+use crate::lobby::Refusal;
+use crate::session;
+use crate::state::{App, CONN_QUEUE, Conn, Frame, lock};
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use cannonade_wire::{ClientMsg, ErrorCode, MAX_CLIENT_MESSAGE, PROTOCOL_VERSION, Seat, ServerMsg};
+use futures_util::{SinkExt, StreamExt};
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+/// A token bucket: `rate` messages a second, bursts of `burst`.
+struct Bucket {
+    tokens: f64,
+    rate: f64,
+    burst: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    fn take(&mut self, now: Instant) -> bool {
+        let dt = now.saturating_duration_since(self.at).as_secs_f64();
+        self.at = now;
+        self.tokens = (self.tokens + dt * self.rate).min(self.burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Refused messages in a row after which the socket is closed (a client in a loop).
+const STRIKES: u32 = 100;
+
+struct Socket {
+    app: Arc<App>,
+    conn: Conn,
+    watching: HashSet<String>,
+    lobby: Option<JoinHandle<()>>,
+}
+
+/// Serves one websocket until it closes.
+pub async fn run(app: Arc<App>, ws: WebSocket, token: Option<String>) {
+    let (mut sink, mut stream) = ws.split();
+    let (token, user) = match session::resolve(&app, token).await {
+        Ok(x) => x,
+        Err(e) => {
+            let msg = ServerMsg::error(ErrorCode::Storage, format!("no session: {e}"), None);
+            let _ = sink.send(Message::Text(msg.to_json().into())).await;
+            let _ = sink
+                .send(Message::Close(Some(CloseFrame {
+                    code: 1011,
+                    reason: "store unavailable".into(),
+                })))
+                .await;
+            return;
+        }
+    };
+    let (tx, mut rx) = mpsc::channel::<Frame>(CONN_QUEUE);
+    let conn = Conn { id: app.conn_id(), user, tx };
+    lock(&app.online).entry(conn.user.id.clone()).or_default().push(conn.clone());
+    app.metrics.sockets.fetch_add(1, Relaxed);
+    let writer = tokio::spawn(async move {
+        while let Some(frame) = rx.recv().await {
+            if sink.send(Message::Text(frame)).await.is_err() {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    conn.send(&ServerMsg::Welcome { protocol: PROTOCOL_VERSION, token, user: conn.user.info() });
+    let config = &app.config;
+    let mut bucket = Bucket {
+        tokens: config.rate_burst as f64,
+        rate: config.rate_per_sec as f64,
+        burst: config.rate_burst as f64,
+        at: Instant::now(),
+    };
+    let mut socket = Socket { app: app.clone(), conn, watching: HashSet::new(), lobby: None };
+    let mut strikes = 0u32;
+    while let Some(Ok(msg)) = stream.next().await {
+        let at = Instant::now();
+        let refusal = match msg {
+            Message::Text(text) => {
+                app.metrics.messages_in.fetch_add(1, Relaxed);
+                if !bucket.take(at) {
+                    Some((
+                        ErrorCode::RateLimited,
+                        "too many messages: this one was dropped".to_string(),
+                        None,
+                    ))
+                } else if text.len() > MAX_CLIENT_MESSAGE {
+                    Some((
+                        ErrorCode::TooLarge,
+                        format!("messages are at most {MAX_CLIENT_MESSAGE} bytes"),
+                        None,
+                    ))
+                } else {
+                    match ClientMsg::parse(&text) {
+                        Ok(msg) => {
+                            let game = msg.game().map(str::to_string);
+                            socket.dispatch(msg, at).await.err().map(|(c, t)| (c, t, game))
+                        }
+                        Err(e) => Some((ErrorCode::BadMessage, e, None)),
+                    }
+                }
+            }
+            Message::Binary(_) => Some((ErrorCode::BadMessage, "text frames only".into(), None)),
+            Message::Close(_) => break,
+            Message::Ping(_) | Message::Pong(_) => None,
+        };
+        match refusal {
+            Some((code, text, game)) => {
+                app.count_error();
+                socket.conn.send(&ServerMsg::error(code, text, game.as_deref()));
+                strikes += 1;
+                if strikes >= STRIKES {
+                    tracing::info!(
+                        conn = socket.conn.id,
+                        "closing a socket after {STRIKES} refused messages"
+                    );
+                    break;
+                }
+            }
+            None => strikes = 0,
+        }
+    }
+    socket.close().await;
+    // Let the writer drain what is queued (the goodbye error included), then stop.
+    drop(socket);
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(2), writer).await;
+    app.metrics.sockets.fetch_sub(1, Relaxed);
+}
+
+impl Socket {
+    async fn close(&mut self) {
+        for game in self.watching.drain() {
+            let handle = lock(&self.app.games).get(&game).cloned();
+            if let Some(h) = handle {
+                let _ = h.tx.send(Cmd::Leave { conn_id: self.conn.id }).await;
+            }
+        }
+        if let Some(t) = self.lobby.take() {
+            t.abort();
+        }
+        self.app.lobby.drop_conn(self.conn.id);
+        let mut online = lock(&self.app.online);
+        if let Some(list) = online.get_mut(&self.conn.user.id) {
+            list.retain(|c| c.id != self.conn.id);
+            if list.is_empty() {
+                online.remove(&self.conn.user.id);
+            }
+        }
+    }
+
+    async fn human(&self) -> Result<SeatSpec, Refusal> {
+        session::persist(&self.app, &self.conn.user)
+            .await
+            .map_err(|e| (ErrorCode::Storage, e.to_string()))?;
+        Ok(SeatSpec::Human { id: self.conn.user.id.clone(), name: self.conn.user.name.clone() })
+    }
+
+    async fn dispatch(&mut self, msg: ClientMsg, at: Instant) -> Result<(), Refusal> {
+        let app = self.app.clone();
+        match msg {
+            ClientMsg::Ping { n } => {
+                self.conn.send(&ServerMsg::Pong { n });
+            }
+            ClientMsg::LobbySubscribe => {
+                self.conn.send(&app.lobby.snapshot(&app));
+                if self.lobby.is_none() {
+                    let mut rx = app.lobby.tx.subscribe();
+                    let conn = self.conn.clone();
+                    self.lobby = Some(tokio::spawn(async move {
+                        loop {
+                            match rx.recv().await {
+                                Ok(frame) => {
+                                    conn.send_frame(frame);
+                                }
+                                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                                    continue;
+                                }
+                                Err(_) => break,
+                            }
+                        }
+                    }));
+                }
+            }
+            ClientMsg::LobbyUnsubscribe => {
+                if let Some(t) = self.lobby.take() {
+                    t.abort();
+                }
+            }
+            ClientMsg::Seek { game, options, clock, rated } => {
+                let seek = app.lobby.add(&self.conn, game, options, clock, rated, false)?;
+                if self.lobby.is_none() {
+                    self.conn.send(&ServerMsg::SeekAdded { seek });
+                }
+            }
+            ClientMsg::Invite { game, options, clock, rated } => {
+                let seek = app.lobby.add(&self.conn, game, options, clock, rated, true)?;
+                let path = format!("/invite/{}", seek.id);
+                self.conn.send(&ServerMsg::InviteCreated { code: seek.id, path });
+            }
+            ClientMsg::CancelSeek { id } => app.lobby.cancel(&self.conn, &id)?,
+            ClientMsg::AcceptSeek { id } => {
+                let seek = app.lobby.take(&self.conn, &id)?;
+                let me = self.human().await?;
+                let them = SeatSpec::Human {
+                    id: seek.conn.user.id.clone(),
+                    name: seek.conn.user.name.clone(),
+                };
+                if let Err(e) = session::persist(&app, &seek.conn.user).await {
+                    return Err((ErrorCode::Storage, e.to_string()));
+                }
+                // Seats by lot.
+                let seats = if crate::ids::random_bytes::<1>()[0] & 1 == 0 {
+                    [me, them]
+                } else {
+                    [them, me]
+                };
+                let spec = GameSpec {
+                    kind: seek.info.game,
+                    options: seek.info.options,
+                    clock: seek.info.clock,
+                    rated: seek.info.rated,
+                    seats,
+                };
+                game::start_game(&app, spec).await?;
+            }
+            ClientMsg::PlayAi { game, options, clock, level, seat } => {
+                if !(1..=8).contains(&level) {
+                    return Err((ErrorCode::Invalid, "levels run from 1 to 8".into()));
+                }
+                let me = self.human().await?;
+                let seat = seat.unwrap_or(if crate::ids::random_bytes::<1>()[0] & 1 == 0 {
+                    Seat::First
+                } else {
+                    Seat::Second
+                });
+                let seats = if seat == Seat::First {
+                    [me, SeatSpec::Ai(level)]
+                } else {
+                    [SeatSpec::Ai(level), me]
+                };
+                game::start_game(
+                    &app,
+                    GameSpec { kind: game, options, clock, rated: false, seats },
+                )
+                .await?;
+            }
+            ClientMsg::Hotseat { game, options, clock } => {
+                let me = self.human().await?;
+                game::start_game(
+                    &app,
+                    GameSpec { kind: game, options, clock, rated: false, seats: [me.clone(), me] },
+                )
+                .await?;
+            }
+            ClientMsg::Watch { game, since } => {
+                if self.watching.len() >= 32 && !self.watching.contains(&game) {
+                    return Err((ErrorCode::Invalid, "a socket follows at most 32 games".into()));
+                }
+                let h = self.handle(&game).await?;
+                self.watching.insert(game);
+                let _ = h.tx.send(Cmd::Join { conn: self.conn.clone(), since }).await;
+            }
+            ClientMsg::Unwatch { game } => {
+                if self.watching.remove(&game) {
+                    let handle = lock(&app.games).get(&game).cloned();
+                    if let Some(h) = handle {
+                        let _ = h.tx.send(Cmd::Leave { conn_id: self.conn.id }).await;
+                    }
+                }
+            }
+            msg => {
+                let Some(id) = msg.game().map(str::to_string) else {
+                    return Err((ErrorCode::BadMessage, "unexpected message".into()));
+                };
+                let h = self.handle(&id).await?;
+                if h.tx.send(Cmd::Client { conn: self.conn.clone(), msg, at }).await.is_err() {
+                    return Err((ErrorCode::NotFound, "the game closed; watch it again".into()));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    async fn handle(&self, id: &str) -> Result<game::GameHandle, Refusal> {
+        if id.len() > 64 {
+            return Err((ErrorCode::NotFound, "no such game".into()));
+        }
+        match game::get_or_load(&self.app, id).await {
+            Ok(Some(h)) => Ok(h),
+            Ok(None) => Err((ErrorCode::NotFound, format!("no game '{id}'"))),
+            Err(e) => Err((ErrorCode::Storage, e)),
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! Persistence for the Cannonade server: the [`Store`] trait and [`SqlStore`], one sqlx
+//! implementation that runs the same SQL on embedded SQLite (the default:
+//! `sqlite://cannonade.db`, created if missing) and PostgreSQL (`postgres://…`). Migrations
+//! are embedded in the binary and applied by [`SqlStore::connect`].
+//!
+//! The server's durability rests on [`Store::append`]: a batch of game events is one
+//! transaction, committed (SQLite: WAL with `synchronous=FULL`) before the call returns.
+#![forbid(unsafe_code)]
+
+mod error;
+mod migrations;
+mod rows;
+mod sql;
+
+pub use error::StoreError;
+pub use rows::{EventRow, Finish, GameRow, RatingRow, User};
+pub use sql::SqlStore;
+
+use std::future::Future;
+use std::pin::Pin;
+
+/// A boxed future of a store call (the trait is used as `dyn Store`).
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
+
+/// Everything the server keeps across restarts.
+pub trait Store: Send + Sync + 'static {
+    /// Records a new live game.
+    fn create_game<'a>(&'a self, game: &'a GameRow) -> StoreFuture<'a, ()>;
+    /// Appends game events, all in one transaction: when this returns `Ok`, every event is
+    /// durable; on `Err`, none is.
+    fn append<'a>(&'a self, events: &'a [EventRow]) -> StoreFuture<'a, ()>;
+    /// Marks a game finished with its result, crowd record and export, and writes rating
+    /// changes, in one transaction.
+    fn finish<'a>(&'a self, finish: &'a Finish) -> StoreFuture<'a, ()>;
+    /// A game by id.
+    fn game<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<GameRow>>;
+    /// Every game still live (for recovery at start-up).
+    fn live_games(&self) -> StoreFuture<'_, Vec<GameRow>>;
+    /// A game's events in version order.
+    fn events<'a>(&'a self, game_id: &'a str) -> StoreFuture<'a, Vec<EventRow>>;
+    /// Creates a user (anonymous when `password_hash` is `None`).
+    fn create_user<'a>(&'a self, user: &'a User) -> StoreFuture<'a, ()>;
+    /// A user by name.
+    fn user_by_name<'a>(&'a self, name: &'a str) -> StoreFuture<'a, Option<User>>;
+    /// Links a session token (its hash) to a user.
+    fn create_session<'a>(&'a self, token_hash: &'a str, user_id: &'a str) -> StoreFuture<'a, ()>;
+    /// The user of a session token hash.
+    fn session_user<'a>(&'a self, token_hash: &'a str) -> StoreFuture<'a, Option<User>>;
+    /// A user's rating in a game.
+    fn rating<'a>(&'a self, user_id: &'a str, kind: &'a str) -> StoreFuture<'a, Option<RatingRow>>;
+}

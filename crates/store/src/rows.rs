@@ -1,0 +1,100 @@
+//! The rows the store keeps.
+
+/// A game as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    /// Its id.
+    pub id: String,
+    /// The game's registry name.
+    pub kind: String,
+    /// Rule options.
+    pub options: String,
+    /// The public start position.
+    pub start_fen: String,
+    /// Clock: initial time (0: untimed).
+    pub initial_ms: i64,
+    /// Clock: increment.
+    pub increment_ms: i64,
+    /// Rated game.
+    pub rated: bool,
+    /// User ids per seat (`None` for the engine).
+    pub users: [Option<String>; 2],
+    /// Names per seat.
+    pub names: [String; 2],
+    /// Engine level per seat.
+    pub ai: [Option<i64>; 2],
+    /// Banqi: the deal's secret seed (hex). Never sent to a client before the end.
+    pub seed: Option<String>,
+    /// Banqi: the seed's commitment (hex).
+    pub commitment: Option<String>,
+    /// `live` or `over`.
+    pub status: String,
+    /// The result as JSON, once over.
+    pub result: Option<String>,
+    /// The crowd record as JSON, once over.
+    pub crowd: Option<String>,
+    /// The exported record, once over.
+    pub export: Option<String>,
+    /// Created at (ms since the Unix epoch).
+    pub created_ms: i64,
+    /// Ended at.
+    pub ended_ms: Option<i64>,
+}
+
+/// One versioned game event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventRow {
+    /// The game.
+    pub game_id: String,
+    /// The version (1, 2, …).
+    pub v: i64,
+    /// The event as JSON.
+    pub body: String,
+}
+
+/// A rating.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingRow {
+    /// The user.
+    pub user_id: String,
+    /// The game's registry name.
+    pub kind: String,
+    /// Glicko-2 rating (Glicko scale, 1500 at the start).
+    pub rating: f64,
+    /// Rating deviation.
+    pub rd: f64,
+    /// Volatility.
+    pub volatility: f64,
+    /// Rated games played.
+    pub games: i64,
+}
+
+/// The end of a game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finish {
+    /// The game.
+    pub game_id: String,
+    /// The result as JSON.
+    pub result: String,
+    /// The crowd record as JSON.
+    pub crowd: String,
+    /// The exported record.
+    pub export: String,
+    /// Ended at.
+    pub ended_ms: i64,
+    /// New ratings to write (rated games).
+    pub ratings: Vec<RatingRow>,
+}
+
+/// A user: anonymous (no password) or an account.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct User {
+    /// Stable id.
+    pub id: String,
+    /// Name (unique).
+    pub name: String,
+    /// The argon2 hash (PHC string) for accounts.
+    pub password_hash: Option<String>,
+    /// Created at.
+    pub created_ms: i64,
+}

@@ -1,0 +1,301 @@
+//! The sqlx implementation: one pool of the `Any` driver, so the same queries run on SQLite
+//! and PostgreSQL. Parameters are written `$1`, which both accept.
+
+use crate::migrations::migrator;
+use crate::{EventRow, Finish, GameRow, RatingRow, Store, StoreError, StoreFuture, User};
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Row};
+
+/// A store on SQLite or PostgreSQL, picked by the URL's scheme.
+#[derive(Clone, Debug)]
+pub struct SqlStore {
+    pool: AnyPool,
+}
+
+const GAME_COLUMNS: &str = "id, kind, options, start_fen, initial_ms, increment_ms, rated, \
+    first_user, second_user, first_name, second_name, first_ai, second_ai, seed, commitment, \
+    status, result, crowd, export, created_ms, ended_ms";
+
+fn game_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
+    Ok(GameRow {
+        id: row.try_get("id")?,
+        kind: row.try_get("kind")?,
+        options: row.try_get("options")?,
+        start_fen: row.try_get("start_fen")?,
+        initial_ms: row.try_get("initial_ms")?,
+        increment_ms: row.try_get("increment_ms")?,
+        rated: row.try_get::<i64, _>("rated")? != 0,
+        users: [row.try_get("first_user")?, row.try_get("second_user")?],
+        names: [row.try_get("first_name")?, row.try_get("second_name")?],
+        ai: [row.try_get("first_ai")?, row.try_get("second_ai")?],
+        seed: row.try_get("seed")?,
+        commitment: row.try_get("commitment")?,
+        status: row.try_get("status")?,
+        result: row.try_get("result")?,
+        crowd: row.try_get("crowd")?,
+        export: row.try_get("export")?,
+        created_ms: row.try_get("created_ms")?,
+        ended_ms: row.try_get("ended_ms")?,
+    })
+}
+
+fn user_row(row: &AnyRow) -> Result<User, sqlx::Error> {
+    Ok(User {
+        id: row.try_get("id")?,
+        name: row.try_get("name")?,
+        password_hash: row.try_get("password_hash")?,
+        created_ms: row.try_get("created_ms")?,
+    })
+}
+
+impl SqlStore {
+    /// Connects to `url` (`sqlite://path.db`, `sqlite::memory:`, `postgres://…`) and applies
+    /// the migrations. A SQLite file is created if missing.
+    pub async fn connect(url: &str) -> Result<SqlStore, StoreError> {
+        sqlx::any::install_default_drivers();
+        let sqlite = url.starts_with("sqlite:");
+        let memory = url.contains(":memory:");
+        let url = if sqlite && !memory && !url.contains("mode=") {
+            format!("{url}{}mode=rwc", if url.contains('?') { '&' } else { '?' })
+        } else {
+            url.to_string()
+        };
+        // An in-memory SQLite database lives in one connection; a file or a server takes a
+        // few (reads go on while the writer commits).
+        let max = if memory { 1 } else { 8 };
+        let pool = AnyPoolOptions::new().max_connections(max).connect(&url).await?;
+        migrator().await?.run(&pool).await?;
+        Ok(SqlStore { pool })
+    }
+
+    async fn create_game_inner(&self, g: &GameRow) -> Result<(), StoreError> {
+        let sql = format!(
+            "INSERT INTO games ({GAME_COLUMNS}) VALUES \
+             ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21)"
+        );
+        sqlx::query(&sql)
+            .bind(&g.id)
+            .bind(&g.kind)
+            .bind(&g.options)
+            .bind(&g.start_fen)
+            .bind(g.initial_ms)
+            .bind(g.increment_ms)
+            .bind(g.rated as i64)
+            .bind(&g.users[0])
+            .bind(&g.users[1])
+            .bind(&g.names[0])
+            .bind(&g.names[1])
+            .bind(g.ai[0])
+            .bind(g.ai[1])
+            .bind(&g.seed)
+            .bind(&g.commitment)
+            .bind(&g.status)
+            .bind(&g.result)
+            .bind(&g.crowd)
+            .bind(&g.export)
+            .bind(g.created_ms)
+            .bind(g.ended_ms)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn append_inner(&self, events: &[EventRow]) -> Result<(), StoreError> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        let mut tx = self.pool.begin().await?;
+        for e in events {
+            sqlx::query("INSERT INTO game_events (game_id, v, body) VALUES ($1, $2, $3)")
+                .bind(&e.game_id)
+                .bind(e.v)
+                .bind(&e.body)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn finish_inner(&self, f: &Finish) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "UPDATE games SET status = 'over', result = $1, crowd = $2, export = $3, \
+             ended_ms = $4 WHERE id = $5",
+        )
+        .bind(&f.result)
+        .bind(&f.crowd)
+        .bind(&f.export)
+        .bind(f.ended_ms)
+        .bind(&f.game_id)
+        .execute(&mut *tx)
+        .await?;
+        for r in &f.ratings {
+            sqlx::query("DELETE FROM ratings WHERE user_id = $1 AND kind = $2")
+                .bind(&r.user_id)
+                .bind(&r.kind)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query(
+                "INSERT INTO ratings (user_id, kind, rating, rd, volatility, games) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(&r.user_id)
+            .bind(&r.kind)
+            .bind(r.rating)
+            .bind(r.rd)
+            .bind(r.volatility)
+            .bind(r.games)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn game_inner(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
+        let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
+        let row = sqlx::query(&sql).bind(id).fetch_optional(&self.pool).await?;
+        Ok(row.as_ref().map(game_row).transpose()?)
+    }
+
+    async fn live_games_inner(&self) -> Result<Vec<GameRow>, StoreError> {
+        let sql =
+            format!("SELECT {GAME_COLUMNS} FROM games WHERE status = 'live' ORDER BY created_ms");
+        let rows = sqlx::query(&sql).fetch_all(&self.pool).await?;
+        Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
+    }
+
+    async fn events_inner(&self, game_id: &str) -> Result<Vec<EventRow>, StoreError> {
+        let rows =
+            sqlx::query("SELECT game_id, v, body FROM game_events WHERE game_id = $1 ORDER BY v")
+                .bind(game_id)
+                .fetch_all(&self.pool)
+                .await?;
+        let read = |r: &AnyRow| -> Result<EventRow, sqlx::Error> {
+            Ok(EventRow {
+                game_id: r.try_get("game_id")?,
+                v: r.try_get("v")?,
+                body: r.try_get("body")?,
+            })
+        };
+        Ok(rows.iter().map(read).collect::<Result<_, _>>()?)
+    }
+
+    async fn create_user_inner(&self, u: &User) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO users (id, name, password_hash, created_ms) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(&u.id)
+        .bind(&u.name)
+        .bind(&u.password_hash)
+        .bind(u.created_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn user_by_name_inner(&self, name: &str) -> Result<Option<User>, StoreError> {
+        let row =
+            sqlx::query("SELECT id, name, password_hash, created_ms FROM users WHERE name = $1")
+                .bind(name)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.as_ref().map(user_row).transpose()?)
+    }
+
+    async fn create_session_inner(
+        &self,
+        token_hash: &str,
+        user_id: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO sessions (token_hash, user_id, created_ms) VALUES ($1, $2, $3)")
+            .bind(token_hash)
+            .bind(user_id)
+            .bind(now_ms())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn session_user_inner(&self, token_hash: &str) -> Result<Option<User>, StoreError> {
+        let row = sqlx::query(
+            "SELECT u.id, u.name, u.password_hash, u.created_ms FROM sessions s \
+             JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1",
+        )
+        .bind(token_hash)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.as_ref().map(user_row).transpose()?)
+    }
+
+    async fn rating_inner(
+        &self,
+        user_id: &str,
+        kind: &str,
+    ) -> Result<Option<RatingRow>, StoreError> {
+        let row = sqlx::query(
+            "SELECT user_id, kind, rating, rd, volatility, games FROM ratings \
+             WHERE user_id = $1 AND kind = $2",
+        )
+        .bind(user_id)
+        .bind(kind)
+        .fetch_optional(&self.pool)
+        .await?;
+        let read = |r: &AnyRow| -> Result<RatingRow, sqlx::Error> {
+            Ok(RatingRow {
+                user_id: r.try_get("user_id")?,
+                kind: r.try_get("kind")?,
+                rating: r.try_get("rating")?,
+                rd: r.try_get("rd")?,
+                volatility: r.try_get("volatility")?,
+                games: r.try_get("games")?,
+            })
+        };
+        Ok(row.as_ref().map(read).transpose()?)
+    }
+}
+
+/// Milliseconds since the Unix epoch.
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+impl Store for SqlStore {
+    fn create_game<'a>(&'a self, game: &'a GameRow) -> StoreFuture<'a, ()> {
+        Box::pin(self.create_game_inner(game))
+    }
+    fn append<'a>(&'a self, events: &'a [EventRow]) -> StoreFuture<'a, ()> {
+        Box::pin(self.append_inner(events))
+    }
+    fn finish<'a>(&'a self, finish: &'a Finish) -> StoreFuture<'a, ()> {
+        Box::pin(self.finish_inner(finish))
+    }
+    fn game<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<GameRow>> {
+        Box::pin(self.game_inner(id))
+    }
+    fn live_games(&self) -> StoreFuture<'_, Vec<GameRow>> {
+        Box::pin(self.live_games_inner())
+    }
+    fn events<'a>(&'a self, game_id: &'a str) -> StoreFuture<'a, Vec<EventRow>> {
+        Box::pin(self.events_inner(game_id))
+    }
+    fn create_user<'a>(&'a self, user: &'a User) -> StoreFuture<'a, ()> {
+        Box::pin(self.create_user_inner(user))
+    }
+    fn user_by_name<'a>(&'a self, name: &'a str) -> StoreFuture<'a, Option<User>> {
+        Box::pin(self.user_by_name_inner(name))
+    }
+    fn create_session<'a>(&'a self, token_hash: &'a str, user_id: &'a str) -> StoreFuture<'a, ()> {
+        Box::pin(self.create_session_inner(token_hash, user_id))
+    }
+    fn session_user<'a>(&'a self, token_hash: &'a str) -> StoreFuture<'a, Option<User>> {
+        Box::pin(self.session_user_inner(token_hash))
+    }
+    fn rating<'a>(&'a self, user_id: &'a str, kind: &'a str) -> StoreFuture<'a, Option<RatingRow>> {
+        Box::pin(self.rating_inner(user_id, kind))
+    }
+}

@@ -1,0 +1,112 @@
+//! The store's contract, on embedded SQLite always and on PostgreSQL when
+//! `CANNONADE_TEST_POSTGRES` names a database (CI: `postgres://postgres@127.0.0.1:5432/test`).
+
+use cannonade_store::{EventRow, Finish, GameRow, RatingRow, SqlStore, Store, User};
+
+fn game(id: &str) -> GameRow {
+    GameRow {
+        id: id.into(),
+        kind: "xiangqi".into(),
+        options: "repetition=seed".into(),
+        start_fen: "start".into(),
+        initial_ms: 300_000,
+        increment_ms: 2_000,
+        rated: true,
+        users: [Some(format!("{id}-u1")), None],
+        names: ["alice".into(), "AI level 3".into()],
+        ai: [None, Some(3)],
+        seed: None,
+        commitment: None,
+        status: "live".into(),
+        result: None,
+        crowd: None,
+        export: None,
+        created_ms: 1,
+        ended_ms: None,
+    }
+}
+
+async fn contract(store: &dyn Store, prefix: &str) {
+    let user = User {
+        id: format!("{prefix}-u1"),
+        name: format!("{prefix}alice"),
+        password_hash: Some("h".into()),
+        created_ms: 5,
+    };
+    store.create_user(&user).await.unwrap();
+    assert!(store.create_user(&user).await.is_err(), "names and ids are unique");
+    store.create_session(&format!("{prefix}tok"), &user.id).await.unwrap();
+    assert_eq!(store.session_user(&format!("{prefix}tok")).await.unwrap(), Some(user.clone()));
+    assert_eq!(store.user_by_name(&user.name).await.unwrap(), Some(user.clone()));
+    assert_eq!(store.session_user("nope").await.unwrap(), None);
+
+    let g = game(prefix);
+    store.create_game(&g).await.unwrap();
+    assert_eq!(store.game(prefix).await.unwrap(), Some(g.clone()));
+    assert!(store.live_games().await.unwrap().iter().any(|x| x.id == prefix));
+
+    let ev = |v: i64| EventRow { game_id: prefix.into(), v, body: format!("{{\"n\":{v}}}") };
+    store.append(&[ev(1), ev(2)]).await.unwrap();
+    // A batch with a duplicate version fails whole: nothing of it is kept.
+    assert!(store.append(&[ev(3), ev(2)]).await.is_err());
+    let events = store.events(prefix).await.unwrap();
+    assert_eq!(events, vec![ev(1), ev(2)]);
+
+    let rating = RatingRow {
+        user_id: user.id.clone(),
+        kind: "xiangqi".into(),
+        rating: 1612.5,
+        rd: 80.0,
+        volatility: 0.06,
+        games: 1,
+    };
+    let finish = Finish {
+        game_id: prefix.into(),
+        result: "{}".into(),
+        crowd: "{}".into(),
+        export: "record".into(),
+        ended_ms: 9,
+        ratings: vec![rating.clone()],
+    };
+    store.finish(&finish).await.unwrap();
+    store.finish(&finish).await.unwrap();
+    assert_eq!(store.rating(&user.id, "xiangqi").await.unwrap(), Some(rating));
+    let over = store.game(prefix).await.unwrap().unwrap();
+    assert_eq!((over.status.as_str(), over.export.as_deref()), ("over", Some("record")));
+    assert!(!store.live_games().await.unwrap().iter().any(|x| x.id == prefix));
+}
+
+#[tokio::test]
+async fn sqlite_file_store_keeps_everything_across_reopen() {
+    let dir = std::env::temp_dir().join(format!("cannonade-store-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let url = format!("sqlite://{}/t.db", dir.display());
+    {
+        let store = SqlStore::connect(&url).await.unwrap();
+        contract(&store, "a").await;
+    }
+    // Reopening applies no migration twice and finds the data.
+    let store = SqlStore::connect(&url).await.unwrap();
+    assert_eq!(store.events("a").await.unwrap().len(), 2);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[tokio::test]
+async fn sqlite_memory_store() {
+    let store = SqlStore::connect("sqlite::memory:").await.unwrap();
+    contract(&store, "m").await;
+}
+
+#[tokio::test]
+async fn postgres_store_when_configured() {
+    let Ok(url) = std::env::var("CANNONADE_TEST_POSTGRES") else {
+        eprintln!("CANNONADE_TEST_POSTGRES not set: PostgreSQL part skipped");
+        return;
+    };
+    let store = SqlStore::connect(&url).await.unwrap();
+    // Unique ids per run: the database outlives the test.
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let prefix = format!("pg{}x{nanos}", std::process::id());
+    contract(&store, &prefix).await;
+}

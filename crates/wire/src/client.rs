@@ -1,0 +1,186 @@
+//! Messages from a client to the server.
+
+use crate::common::{OfferKind, TimeControl};
+use cannonade_games::GameKind;
+use serde::{Deserialize, Serialize};
+
+/// A message from a client. JSON objects tagged by `t`; unknown fields are refused so a typo
+/// gets an error instead of being ignored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// Liveness check; answered by `pong` with the same `n`.
+    Ping {
+        /// Echoed back.
+        #[serde(default)]
+        n: u64,
+    },
+    /// Start receiving the lobby (seeks and live games).
+    LobbySubscribe,
+    /// Stop receiving the lobby.
+    LobbyUnsubscribe,
+    /// Offer a game to anyone in the lobby.
+    Seek {
+        /// The game.
+        game: GameKind,
+        /// Rule options `key=value,…` (Xiangqi `repetition=asian`, Banqi's options).
+        #[serde(default)]
+        options: String,
+        /// The clock.
+        clock: TimeControl,
+        /// Rated (accounts only) or casual.
+        #[serde(default)]
+        rated: bool,
+    },
+    /// Make a private seek reachable only through its invite code (`/invite/CODE`).
+    Invite {
+        /// The game.
+        game: GameKind,
+        /// Rule options.
+        #[serde(default)]
+        options: String,
+        /// The clock.
+        clock: TimeControl,
+        /// Rated or casual.
+        #[serde(default)]
+        rated: bool,
+    },
+    /// Withdraw one's own seek or invite.
+    CancelSeek {
+        /// The seek id or invite code.
+        id: String,
+    },
+    /// Accept a seek from the lobby or an invite by its code.
+    AcceptSeek {
+        /// The seek id or invite code.
+        id: String,
+    },
+    /// Start a game against the engine.
+    PlayAi {
+        /// The game.
+        game: GameKind,
+        /// Rule options.
+        #[serde(default)]
+        options: String,
+        /// The clock (`initial_ms: 0` for none).
+        clock: TimeControl,
+        /// Strength 1 (weakest) to 8.
+        level: u8,
+        /// The human's seat; `null` for a random one.
+        #[serde(default)]
+        seat: Option<crate::Seat>,
+    },
+    /// Start a hot-seat game: this client holds both seats.
+    Hotseat {
+        /// The game.
+        game: GameKind,
+        /// Rule options.
+        #[serde(default)]
+        options: String,
+        /// The clock.
+        clock: TimeControl,
+    },
+    /// Join a game's stream as its player (if the session holds a seat) or a spectator.
+    /// `since` is the last event version the client has: it gets the missing events, or a
+    /// snapshot when it has none or too old a version.
+    Watch {
+        /// The game id.
+        game: String,
+        /// The last version seen.
+        #[serde(default)]
+        since: Option<u64>,
+    },
+    /// Leave a game's stream.
+    Unwatch {
+        /// The game id.
+        game: String,
+    },
+    /// Play a move for the seat to move.
+    Move {
+        /// The game id.
+        game: String,
+        /// The ply the move is for (the number of moves played so far): a move made on an
+        /// outdated board is refused with `stale_ply`.
+        ply: u32,
+        /// A move text from the `legal` list.
+        mv: String,
+    },
+    /// Resign.
+    Resign {
+        /// The game id.
+        game: String,
+    },
+    /// Offer a draw, a takeback or a rematch.
+    Offer {
+        /// The game id.
+        game: String,
+        /// What is offered.
+        kind: OfferKind,
+    },
+    /// Accept the opponent's offer.
+    Accept {
+        /// The game id.
+        game: String,
+        /// Which offer.
+        kind: OfferKind,
+    },
+    /// Decline the opponent's offer.
+    Decline {
+        /// The game id.
+        game: String,
+        /// Which offer.
+        kind: OfferKind,
+    },
+    /// Call the game off before both seats have moved.
+    Abort {
+        /// The game id.
+        game: String,
+    },
+    /// Claim the win after the opponent's disconnection grace period ran out.
+    Claim {
+        /// The game id.
+        game: String,
+    },
+    /// Say something: players in the players' room, spectators in the spectators' room.
+    Chat {
+        /// The game id.
+        game: String,
+        /// At most [`crate::MAX_CHAT_CHARS`] characters.
+        text: String,
+    },
+    /// A spectator's guess of the next move (one per spectator per ply, replaceable until the
+    /// player moves).
+    Propose {
+        /// The game id.
+        game: String,
+        /// The ply it is for.
+        ply: u32,
+        /// A legal move text.
+        mv: String,
+    },
+}
+
+impl ClientMsg {
+    /// The game a message is about, if any.
+    pub fn game(&self) -> Option<&str> {
+        match self {
+            ClientMsg::Watch { game, .. }
+            | ClientMsg::Unwatch { game }
+            | ClientMsg::Move { game, .. }
+            | ClientMsg::Resign { game }
+            | ClientMsg::Offer { game, .. }
+            | ClientMsg::Accept { game, .. }
+            | ClientMsg::Decline { game, .. }
+            | ClientMsg::Abort { game }
+            | ClientMsg::Claim { game }
+            | ClientMsg::Chat { game, .. }
+            | ClientMsg::Propose { game, .. } => Some(game),
+            _ => None,
+        }
+    }
+
+    /// Reads a client frame; the error text names what is wrong.
+    pub fn parse(text: &str) -> Result<ClientMsg, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+}

@@ -1,0 +1,236 @@
+//! Small types shared by several messages.
+
+use cannonade_core::Side;
+use serde::{Deserialize, Serialize};
+
+/// A seat at the table: `first` moves first (Xiangqi's and Chess-Battle's Red; Banqi's colours
+/// are decided by the first flip).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Seat {
+    /// The seat that moves first.
+    First,
+    /// The other seat.
+    Second,
+}
+
+impl From<Side> for Seat {
+    fn from(side: Side) -> Seat {
+        match side {
+            Side::First => Seat::First,
+            Side::Second => Seat::Second,
+        }
+    }
+}
+
+impl From<Seat> for Side {
+    fn from(seat: Seat) -> Side {
+        match seat {
+            Seat::First => Side::First,
+            Seat::Second => Side::Second,
+        }
+    }
+}
+
+/// What a socket is in a game: one seat, both seats (hot-seat), or a spectator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// The player of the first seat.
+    First,
+    /// The player of the second seat.
+    Second,
+    /// One client holding both seats (hot-seat).
+    Both,
+    /// Watching.
+    Spectator,
+}
+
+impl Role {
+    /// Whether this role may act for `seat`.
+    pub fn holds(self, seat: Seat) -> bool {
+        matches!(
+            (self, seat),
+            (Role::Both, _) | (Role::First, Seat::First) | (Role::Second, Seat::Second)
+        )
+    }
+
+    /// Whether this role is a player's (not a spectator's).
+    pub fn is_player(self) -> bool {
+        self != Role::Spectator
+    }
+}
+
+/// A clock setting. `initial_ms = 0` means no clock (untimed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TimeControl {
+    /// Time each seat starts with, in milliseconds.
+    pub initial_ms: u64,
+    /// Time added after each of the seat's moves, in milliseconds.
+    pub increment_ms: u64,
+}
+
+impl TimeControl {
+    /// Whether the game is played without a clock.
+    pub fn untimed(self) -> bool {
+        self.initial_ms == 0
+    }
+}
+
+/// The clocks as the server measures them at the moment the message is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockState {
+    /// Time left per seat (`[first, second]`), in milliseconds.
+    pub remaining_ms: [u64; 2],
+    /// The seat whose clock is running, if any: the client counts it down locally.
+    pub running: Option<Seat>,
+}
+
+/// Kinds of offers a player can make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OfferKind {
+    /// End the game as a draw.
+    Draw,
+    /// Take back the last move (casual games only).
+    Takeback,
+    /// Play again with seats swapped, after the end.
+    Rematch,
+}
+
+/// Chat rooms of a game: players talk in one, spectators in the other; players never see the
+/// spectators' room while the game runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Room {
+    /// The players' room (spectators read it too).
+    Players,
+    /// The spectators' room.
+    Spectators,
+}
+
+/// Who a socket belongs to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UserInfo {
+    /// Stable user id.
+    pub id: String,
+    /// Display name (anonymous users get `anon-xxxx`).
+    pub name: String,
+    /// Whether this is an account with a password (only accounts play rated games).
+    pub account: bool,
+}
+
+/// A seated player as everybody sees them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayerInfo {
+    /// Display name (`AI level 3` for the engine).
+    pub name: String,
+    /// Rating in this game, for accounts.
+    pub rating: Option<i32>,
+    /// Whether the engine plays this seat.
+    pub ai: bool,
+    /// Whether at least one socket of this player is connected.
+    pub online: bool,
+}
+
+/// A legal move: its text to send back in [`crate::ClientMsg::Move`], and the squares it names
+/// in order (from first, destination last; a Banqi flip names one square, a chain every
+/// landing), so a client can offer it by clicks without knowing any rule.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LegalMove {
+    /// The move text.
+    pub mv: String,
+    /// The squares the move names, in order.
+    pub squares: Vec<String>,
+}
+
+impl LegalMove {
+    /// The legal move for a move text, with the squares read from it: every square name is
+    /// one file letter followed by the rank's digits (`x` in `a1xa3` is not a file: it is
+    /// followed by a letter).
+    pub fn from_text(mv: String) -> LegalMove {
+        let bytes = mv.as_bytes();
+        let mut squares = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i].is_ascii_lowercase() && bytes.get(i + 1).is_some_and(u8::is_ascii_digit) {
+                let start = i;
+                i += 1;
+                while i < bytes.len() && bytes[i].is_ascii_digit() {
+                    i += 1;
+                }
+                squares.push(mv[start..i].to_string());
+            } else {
+                i += 1;
+            }
+        }
+        LegalMove { mv, squares }
+    }
+}
+
+/// A move of the game as played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveInfo {
+    /// The move in the game's recorded notation (a Banqi flip with its result: `d2=C`).
+    pub mv: String,
+    /// The move as people read it (WXF for Xiangqi).
+    pub display: String,
+    /// Who played it.
+    pub seat: Seat,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// The winning seat, `None` for a draw or an aborted game.
+    pub winner: Option<Seat>,
+    /// Why (`checkmate`, `time`, `resignation`, … as `cannonade_core::Reason::as_str`).
+    pub reason: String,
+}
+
+/// The crowd's record for one seat: on how many of that seat's moves the spectators' most
+/// proposed move was the move played.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CrowdSide {
+    /// Moves where the crowd's favourite was played.
+    pub agreed: u32,
+    /// Moves that had at least one proposal.
+    pub of: u32,
+}
+
+/// The crowd's record for a whole game ("the crowd agreed with Red on 31 of 48 moves").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CrowdRecord {
+    /// For the first seat's moves.
+    pub first: CrowdSide,
+    /// For the second seat's moves.
+    pub second: CrowdSide,
+}
+
+/// Why a message was refused. Every refused message gets an [`crate::ServerMsg::Error`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// Not JSON, or not a message of this protocol (the text says which field).
+    BadMessage,
+    /// The frame is larger than [`crate::MAX_CLIENT_MESSAGE`].
+    TooLarge,
+    /// Too many messages: this one was dropped.
+    RateLimited,
+    /// No such game, seek or invite.
+    NotFound,
+    /// The socket may not do this (not its seat, not a player, not an account…).
+    Forbidden,
+    /// It is the other seat's move.
+    NotYourTurn,
+    /// The move is not legal here (the text says why).
+    IllegalMove,
+    /// The `ply` sent is not the current one (a move crossed another event).
+    StalePly,
+    /// The game is over.
+    GameOver,
+    /// The request is well-formed but not valid now (no offer to accept, abort too late…).
+    Invalid,
+    /// The store failed: nothing was changed.
+    Storage,
+}

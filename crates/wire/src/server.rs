@@ -1,0 +1,325 @@
+//! Messages from the server to a client.
+
+use crate::common::{
+    ClockState, CrowdRecord, ErrorCode, GameResult, LegalMove, MoveInfo, OfferKind, PlayerInfo,
+    Role, Room, Seat, TimeControl, UserInfo,
+};
+use crate::event::GameEvent;
+use crate::geometry::Geometry;
+use crate::position::PublicPosition;
+use cannonade_games::GameKind;
+use serde::{Deserialize, Serialize};
+
+/// A seek in the lobby.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeekInfo {
+    /// Its id (for `accept_seek`).
+    pub id: String,
+    /// Who seeks.
+    pub by: String,
+    /// The game.
+    pub game: GameKind,
+    /// Rule options.
+    pub options: String,
+    /// The clock.
+    pub clock: TimeControl,
+    /// Rated or casual.
+    pub rated: bool,
+}
+
+/// A live game in the lobby's list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSummary {
+    /// Its id (for `watch`).
+    pub id: String,
+    /// The game.
+    pub game: GameKind,
+    /// The players' names, first seat first.
+    pub players: [String; 2],
+    /// Moves played.
+    pub moves: u32,
+    /// Spectators watching.
+    pub spectators: u32,
+}
+
+/// A chat line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatLine {
+    /// The room.
+    pub room: Room,
+    /// The writer's name.
+    pub from: String,
+    /// The text.
+    pub text: String,
+}
+
+/// A proposed move and how many spectators propose it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TallyEntry {
+    /// The move text.
+    pub mv: String,
+    /// The number of spectators proposing it.
+    pub n: u32,
+}
+
+/// Everything about a game at version `v`, for a client that joins or lost track.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// The game id.
+    pub game: String,
+    /// The version of the last event included.
+    pub v: u64,
+    /// Which game.
+    pub kind: GameKind,
+    /// Rule options.
+    pub options: String,
+    /// Rated or casual.
+    pub rated: bool,
+    /// How to draw the board.
+    pub geometry: Option<Geometry>,
+    /// The start position.
+    pub start: PublicPosition,
+    /// The current position.
+    pub position: PublicPosition,
+    /// The moves played.
+    pub moves: Vec<MoveInfo>,
+    /// The players, first seat first.
+    pub players: [PlayerInfo; 2],
+    /// What this socket is in the game.
+    pub you: Role,
+    /// The clock setting.
+    pub time_control: TimeControl,
+    /// The clocks now.
+    pub clock: ClockState,
+    /// The legal moves of the seat to move; sent to that seat's player and to spectators
+    /// (for proposals), `null` for the waiting player.
+    pub legal: Option<Vec<LegalMove>>,
+    /// Open offers.
+    pub offers: Vec<(OfferKind, Seat)>,
+    /// The result, once over.
+    pub result: Option<GameResult>,
+    /// Banqi: SHA-256 commitment to the deal's seed, published at the start.
+    pub commitment: Option<String>,
+    /// Banqi: the seed, revealed at the end.
+    pub seed: Option<String>,
+    /// Spectators watching.
+    pub spectators: u32,
+    /// Recent chat of the rooms this socket may read.
+    pub chat: Vec<ChatLine>,
+    /// The crowd's record: for spectators always, for players after the end.
+    pub crowd: Option<CrowdRecord>,
+    /// The rematch game, once agreed.
+    pub rematch: Option<String>,
+}
+
+/// A message from the server. JSON objects tagged by `t`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// The first message on every socket: the protocol version and the session. A client
+    /// without a session token gets a new anonymous one here and should keep it (cookie
+    /// `cannonade_session` or `?token=` on the next connection).
+    Welcome {
+        /// [`crate::PROTOCOL_VERSION`].
+        protocol: u32,
+        /// The session token.
+        token: String,
+        /// Who this session is.
+        user: UserInfo,
+    },
+    /// Answer to `ping`.
+    Pong {
+        /// The `n` of the ping.
+        n: u64,
+    },
+    /// A message was refused; nothing changed.
+    Error {
+        /// Why, as a code.
+        code: ErrorCode,
+        /// Why, for people.
+        message: String,
+        /// The game concerned, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game: Option<String>,
+    },
+    /// The whole lobby (on subscribing, then every few seconds while it changes).
+    Lobby {
+        /// Open public seeks.
+        seeks: Vec<SeekInfo>,
+        /// Live games, most watched first (at most 100).
+        games: Vec<GameSummary>,
+        /// Number of live games in all.
+        live: u32,
+    },
+    /// A seek was added to the lobby.
+    SeekAdded {
+        /// The seek.
+        seek: SeekInfo,
+    },
+    /// A seek left the lobby (accepted or cancelled).
+    SeekRemoved {
+        /// Its id.
+        id: String,
+    },
+    /// This socket's invite was created: share `/invite/CODE`.
+    InviteCreated {
+        /// The code (also usable as a seek id).
+        code: String,
+        /// The link path.
+        path: String,
+    },
+    /// A game this session plays has started: `watch` it to get its snapshot.
+    GameStarted {
+        /// The game id.
+        game: String,
+        /// This session's role.
+        role: Role,
+    },
+    /// A game's full state.
+    Snapshot(Box<Snapshot>),
+    /// A versioned game event.
+    Event {
+        /// The game id.
+        game: String,
+        /// The event's version: one more than the previous event of this game.
+        v: u64,
+        /// The event.
+        event: GameEvent,
+        /// After a move: the legal moves of the seat to move, for that seat's player and for
+        /// spectators.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        legal: Option<Vec<LegalMove>>,
+    },
+    /// The clocks now (after a replay of missed events, whose clocks are those of their
+    /// moments).
+    Clock {
+        /// The game id.
+        game: String,
+        /// The clocks.
+        clock: ClockState,
+    },
+    /// How many spectators watch (batched: at most about once a second).
+    Spectators {
+        /// The game id.
+        game: String,
+        /// The count.
+        count: u32,
+    },
+    /// A player connected or disconnected. `claim_in_ms` counts down the grace period
+    /// after which the opponent may `claim` the win.
+    Presence {
+        /// The game id.
+        game: String,
+        /// The seat.
+        seat: Seat,
+        /// Whether a socket of that player is connected.
+        online: bool,
+        /// Milliseconds until the win can be claimed, while offline.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        claim_in_ms: Option<u64>,
+    },
+    /// A chat line.
+    Chat {
+        /// The game id.
+        game: String,
+        /// The line.
+        #[serde(flatten)]
+        line: ChatLine,
+    },
+    /// Spectators only: a proposal was recorded.
+    ProposalOk {
+        /// The game id.
+        game: String,
+        /// The ply.
+        ply: u32,
+        /// The move proposed.
+        mv: String,
+    },
+    /// Spectators only: the proposals so far for the current ply (throttled).
+    Tally {
+        /// The game id.
+        game: String,
+        /// The ply.
+        ply: u32,
+        /// Proposed moves, most proposed first.
+        counts: Vec<TallyEntry>,
+    },
+    /// Spectators only: the proposals of a ply, revealed after the real move.
+    Reveal {
+        /// The game id.
+        game: String,
+        /// The ply.
+        ply: u32,
+        /// The move played.
+        played: String,
+        /// Every proposed move, most proposed first.
+        counts: Vec<TallyEntry>,
+        /// How many spectators proposed the played move.
+        matched: u32,
+        /// The crowd's record so far.
+        crowd: CrowdRecord,
+    },
+    /// Spectators only: this spectator's own score of proposals.
+    Score {
+        /// The game id.
+        game: String,
+        /// Proposals that matched the move played.
+        hits: u32,
+        /// Proposals made (one per ply at most).
+        total: u32,
+    },
+}
+
+impl ServerMsg {
+    /// The message as one JSON text frame.
+    pub fn to_json(&self) -> String {
+        // Serialising these types cannot fail: no maps with non-string keys, no foreign
+        // Serialize impls that can error.
+        serde_json::to_string(self).unwrap_or_else(|e| {
+            format!(r#"{{"t":"error","code":"storage","message":"serialisation failed: {e}"}}"#)
+        })
+    }
+
+    /// An error message.
+    pub fn error(code: ErrorCode, message: impl Into<String>, game: Option<&str>) -> ServerMsg {
+        ServerMsg::Error { code, message: message.into(), game: game.map(str::to_string) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ClientMsg;
+
+    #[test]
+    fn unknown_fields_and_types_are_refused_with_a_reason() {
+        let e = ClientMsg::parse(r#"{"t":"move","game":"g","ply":0,"mv":"a","extra":1}"#);
+        assert!(e.unwrap_err().contains("extra"));
+        assert!(ClientMsg::parse(r#"{"t":"fly"}"#).is_err());
+        assert!(ClientMsg::parse("not json").is_err());
+    }
+
+    #[test]
+    fn events_round_trip() {
+        let msg = ServerMsg::Event {
+            game: "g".into(),
+            v: 3,
+            event: GameEvent::Offered { kind: OfferKind::Draw, seat: Seat::Second },
+            legal: None,
+        };
+        let text = msg.to_json();
+        assert_eq!(
+            text,
+            r#"{"t":"event","game":"g","v":3,"event":{"e":"offered","kind":"draw","seat":"second"}}"#
+        );
+        assert_eq!(serde_json::from_str::<ServerMsg>(&text).unwrap(), msg);
+    }
+
+    #[test]
+    fn legal_moves_name_their_squares() {
+        assert_eq!(LegalMove::from_text("h2e2".into()).squares, ["h2", "e2"]);
+        assert_eq!(LegalMove::from_text("d2?".into()).squares, ["d2"]);
+        assert_eq!(LegalMove::from_text("a1xa3xc3".into()).squares, ["a1", "a3", "c3"]);
+        assert_eq!(LegalMove::from_text("l10-k12".into()).squares, ["l10", "k12"]);
+    }
+}

@@ -1,0 +1,122 @@
+// The websocket to the server: one per page, reconnecting with backoff. Screens register
+// what they follow (the lobby, games with their last event version) and it is asked for
+// again after every reconnection, so a cut socket loses nothing.
+
+/** @typedef {import('./types.js').ServerMsg} ServerMsg */
+/** @typedef {import('./types.js').ClientMsg} ClientMsg */
+/** @typedef {import('./types.js').UserInfo} UserInfo */
+
+const TOKEN_KEY = 'cannonade_token';
+
+/** @typedef {'connecting'|'open'|'reconnecting'} NetStatus */
+
+export class Net {
+  /** @param {string} url */
+  constructor(url) {
+    this.url = url;
+    /** @type {WebSocket|null} */
+    this.ws = null;
+    /** @type {NetStatus} */
+    this.status = 'connecting';
+    /** @type {UserInfo|null} */
+    this.user = null;
+    /** @type {Set<(msg: ServerMsg) => void>} */
+    this.listeners = new Set();
+    /** @type {Set<(status: NetStatus) => void>} */
+    this.statusListeners = new Set();
+    /** @type {Set<() => ClientMsg[]>} what to ask for again after a reconnection */
+    this.resubscribers = new Set();
+    this.attempt = 0;
+    /** @type {ReturnType<typeof setTimeout>|null} */
+    this.retryTimer = null;
+    /** @type {ReturnType<typeof setInterval>|null} */
+    this.pingTimer = null;
+    this.closedByUs = false;
+  }
+
+  connect() {
+    const token = localStorage.getItem(TOKEN_KEY);
+    const url = token ? `${this.url}?token=${encodeURIComponent(token)}` : this.url;
+    const ws = new WebSocket(url);
+    this.ws = ws;
+    ws.addEventListener('open', () => {
+      this.attempt = 0;
+      this.pingTimer = setInterval(() => this.send({ t: 'ping', n: Date.now() }), 20000);
+    });
+    ws.addEventListener('message', (ev) => {
+      /** @type {ServerMsg} */
+      let msg;
+      try {
+        msg = JSON.parse(String(ev.data));
+      } catch {
+        console.warn('unreadable frame', ev.data);
+        return;
+      }
+      if (msg.t === 'welcome') {
+        localStorage.setItem(TOKEN_KEY, msg.token);
+        this.user = msg.user;
+        this.setStatus('open');
+        for (const again of this.resubscribers) for (const m of again()) this.send(m);
+      }
+      for (const l of this.listeners) l(msg);
+    });
+    ws.addEventListener('close', () => {
+      if (this.pingTimer) clearInterval(this.pingTimer);
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.setStatus('reconnecting');
+      const delay = Math.min(5000, 300 * 2 ** this.attempt);
+      this.attempt += 1;
+      this.retryTimer = setTimeout(() => this.connect(), delay);
+    });
+  }
+
+  /** Cuts the socket as a network failure would (tests and the "reconnect" check). */
+  cut() {
+    this.ws?.close();
+  }
+
+  /** @param {NetStatus} status */
+  setStatus(status) {
+    this.status = status;
+    for (const l of this.statusListeners) l(status);
+  }
+
+  /**
+   * Sends a message; false when the socket is not open (the caller shows why).
+   * @param {ClientMsg} msg
+   */
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  /** @param {(msg: ServerMsg) => void} f */
+  on(f) {
+    this.listeners.add(f);
+    return () => this.listeners.delete(f);
+  }
+
+  /** @param {(status: NetStatus) => void} f */
+  onStatus(f) {
+    this.statusListeners.add(f);
+    return () => this.statusListeners.delete(f);
+  }
+
+  /**
+   * Registers what to send after every (re)connection; also sends it now when open.
+   * @param {() => ClientMsg[]} f
+   */
+  follow(f) {
+    this.resubscribers.add(f);
+    if (this.status === 'open') for (const m of f()) this.send(m);
+    return () => this.resubscribers.delete(f);
+  }
+}
+
+/** The server's websocket address for this page. */
+export function socketUrl() {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${scheme}://${location.host}/ws`;
+}

@@ -1,0 +1,112 @@
+// The wire protocol as JSDoc types (docs/protocol-wire.md, crate `cannonade-wire`). The
+// client checks these with `tsc --checkJs`; nothing here runs.
+
+/** @typedef {'xiangqi'|'banqi'|'chessbattle'|'commander'} GameKind */
+/** @typedef {'first'|'second'} Seat */
+/** @typedef {'first'|'second'|'both'|'spectator'} Role */
+/** @typedef {'draw'|'takeback'|'rematch'} OfferKind */
+/** @typedef {{initial_ms: number, increment_ms: number}} TimeControl */
+/** @typedef {{remaining_ms: [number, number], running: Seat|null}} ClockState */
+/** @typedef {{id: string, name: string, account: boolean}} UserInfo */
+/** @typedef {{name: string, rating: number|null, ai: boolean, online: boolean}} PlayerInfo */
+/**
+ * A legal move: the text to send back and the squares it names, origin first. `display` is
+ * optional (requested from the server: the move as people read it).
+ * @typedef {{mv: string, squares: string[], display?: string}} LegalMove
+ */
+/** @typedef {{mv: string, display: string, seat: Seat}} MoveInfo */
+/** @typedef {{winner: Seat|null, reason: string}} GameResult */
+/** @typedef {{agreed: number, of: number}} CrowdSide */
+/** @typedef {{first: CrowdSide, second: CrowdSide}} CrowdRecord */
+/** @typedef {{room: 'players'|'spectators', from: string, text: string}} ChatLine */
+/** @typedef {{mv: string, n: number}} TallyEntry */
+/** @typedef {{letter: string, name: string, colour: string}} PieceInfo */
+/** @typedef {{kind: string, squares: string[], diagonals: boolean}} Region */
+/**
+ * A river drawn between two ranks over some files, with fords (requested extension; the
+ * client builds it from `river_after_rank` when absent).
+ * @typedef {{after_rank: string, files: string[], fords: string[]}} River
+ */
+/**
+ * @typedef {object} Geometry
+ * @property {GameKind} game
+ * @property {'points'|'cells'} layout
+ * @property {number} files
+ * @property {number} ranks
+ * @property {string[]} file_labels
+ * @property {string[]} rank_labels
+ * @property {string[]} missing
+ * @property {Region[]} regions
+ * @property {string|null} river_after_rank
+ * @property {River} [river]
+ * @property {PieceInfo[]} pieces
+ * @property {Record<string, number>} [air_defence] piece letter -> zone radius (requested)
+ */
+/**
+ * @typedef {object} PublicPosition
+ * @property {string} fen
+ * @property {Record<string, string>} pieces square -> piece text (`X` face-down; Commander
+ *   stacks as `(NFT)` with `+` before a heroic piece)
+ * @property {Seat|null} to_move
+ * @property {boolean} in_check
+ * @property {Record<Seat, string[]>} [air_defence] squares under each seat's air defence (requested)
+ */
+/**
+ * @typedef {object} Snapshot
+ * @property {string} game
+ * @property {number} v
+ * @property {GameKind} kind
+ * @property {string} options
+ * @property {boolean} rated
+ * @property {Geometry|null} geometry
+ * @property {PublicPosition} start
+ * @property {PublicPosition} position
+ * @property {MoveInfo[]} moves
+ * @property {[PlayerInfo, PlayerInfo]} players
+ * @property {Role} you
+ * @property {TimeControl} time_control
+ * @property {ClockState} clock
+ * @property {LegalMove[]|null} legal
+ * @property {[OfferKind, Seat][]} offers
+ * @property {GameResult|null} result
+ * @property {string|null} commitment
+ * @property {string|null} seed
+ * @property {number} spectators
+ * @property {ChatLine[]} chat
+ * @property {CrowdRecord|null} crowd
+ * @property {string|null} rematch
+ * @property {PublicPosition[]} [positions] the position after each move (requested, for replay)
+ */
+/**
+ * @typedef {{e: 'moved', ply: number, mv: string, display: string, seat: Seat, position: PublicPosition, clock: ClockState}
+ *   | {e: 'offered', kind: OfferKind, seat: Seat}
+ *   | {e: 'declined', kind: OfferKind, seat: Seat}
+ *   | {e: 'taken_back', moves: number, position: PublicPosition, clock: ClockState}
+ *   | {e: 'ended', result: GameResult, clock: ClockState, seed?: string, crowd: CrowdRecord}
+ *   | {e: 'rematch', game: string}} GameEvent
+ */
+/** @typedef {{id: string, by: string, game: GameKind, options: string, clock: TimeControl, rated: boolean}} SeekInfo */
+/** @typedef {{id: string, game: GameKind, players: [string, string], moves: number, spectators: number}} GameSummary */
+/**
+ * @typedef {{t: 'welcome', protocol: number, token: string, user: UserInfo}
+ *   | {t: 'pong', n: number}
+ *   | {t: 'error', code: string, message: string, game?: string}
+ *   | {t: 'lobby', seeks: SeekInfo[], games: GameSummary[], live: number}
+ *   | {t: 'seek_added', seek: SeekInfo}
+ *   | {t: 'seek_removed', id: string}
+ *   | {t: 'invite_created', code: string, path: string}
+ *   | {t: 'game_started', game: string, role: Role}
+ *   | ({t: 'snapshot'} & Snapshot)
+ *   | {t: 'event', game: string, v: number, event: GameEvent, legal?: LegalMove[]}
+ *   | {t: 'clock', game: string, clock: ClockState}
+ *   | {t: 'spectators', game: string, count: number}
+ *   | {t: 'presence', game: string, seat: Seat, online: boolean, claim_in_ms?: number}
+ *   | ({t: 'chat', game: string} & ChatLine)
+ *   | {t: 'proposal_ok', game: string, ply: number, mv: string}
+ *   | {t: 'tally', game: string, ply: number, counts: TallyEntry[]}
+ *   | {t: 'reveal', game: string, ply: number, played: string, counts: TallyEntry[], matched: number, crowd: CrowdRecord}
+ *   | {t: 'score', game: string, hits: number, total: number}} ServerMsg
+ */
+/** @typedef {Record<string, unknown> & {t: string}} ClientMsg */
+
+export {};

@@ -1,0 +1,213 @@
+// Drawing and picking, game by game, with a stand-in socket that replays a line of play the
+// real rules crates recorded (fixtures.json, see crates/webui/examples/fixtures.rs). It
+// checks what the client does with the server's messages; e2e.test.mjs checks the real
+// server.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { launch, staticServer, shot, clickSquare, WEB } from './lib.mjs';
+
+const FIXTURES = JSON.parse(readFileSync(join(WEB, 'tests', 'fixtures.json'), 'utf8'));
+
+let browser;
+let site;
+before(async () => {
+  browser = await launch();
+  site = await staticServer();
+});
+after(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+/**
+ * A stand-in server for one game: a snapshot on `watch`, then each expected move answered
+ * with the recorded event. `role` is what the page is in the game.
+ */
+function standIn(kind, role, log, fixtures = FIXTURES) {
+  const fx = fixtures[kind];
+  const id = `fx-${kind}`;
+  let ply = 0;
+  const legalAt = (i) => (i < fx.plies.length ? fx.plies[i].legal : fx.legal_after);
+  return (ws) => {
+    ws.send(JSON.stringify({ t: 'welcome', protocol: 1, token: 'tok', user: { id: 'u1', name: 'tester', account: false } }));
+    ws.onMessage((text) => {
+      const m = JSON.parse(String(text));
+      log.push(m);
+      if (m.t === 'watch') {
+        ws.send(JSON.stringify({
+          t: 'snapshot', game: id, v: 0, kind, options: '', rated: false, geometry: fx.geometry,
+          start: fx.start, position: fx.start, moves: [],
+          players: [{ name: 'Alice', rating: null, ai: false, online: true }, { name: 'Bob', rating: null, ai: false, online: true }],
+          you: role, time_control: { initial_ms: 300000, increment_ms: 3000 },
+          clock: { remaining_ms: [300000, 300000], running: 'first' },
+          legal: legalAt(0), offers: [], result: null, commitment: null, seed: null, spectators: 2,
+          chat: [], crowd: role === 'spectator' ? { first: { agreed: 0, of: 0 }, second: { agreed: 0, of: 0 } } : null, rematch: null,
+        }));
+      }
+      if (m.t === 'move') {
+        const p = fx.plies[ply];
+        assert.equal(m.ply, ply, 'the move names the current ply');
+        const listed = p.legal.some((l) => l.mv === m.mv);
+        assert.ok(listed, `the client sent a listed move (${m.mv})`);
+        // The stand-in plays the recorded move whatever was picked among equals (a flip's
+        // result is the server's anyway).
+        ws.send(JSON.stringify({
+          t: 'event', game: id, v: ply + 1,
+          event: { e: 'moved', ply, mv: p.mv, display: p.display, seat: p.seat, position: p.position, clock: { remaining_ms: [299000, 300000], running: ply % 2 ? 'first' : 'second' } },
+          legal: legalAt(ply + 1),
+        }));
+        ply += 1;
+      }
+    });
+  };
+}
+
+/** Picks the recorded move of a ply by clicking its squares, as a person would. */
+async function playRecorded(page, kind, ply) {
+  const p = FIXTURES[kind].plies[ply];
+  const move = p.legal.find((l) => l.mv === p.mv || p.mv.startsWith(l.mv.replace(/\?$/, '')));
+  assert.ok(move, `recorded move ${p.mv} is in the list`);
+  for (const sq of move.squares) await clickSquare(page, sq);
+  // Same squares for several moves: the board asks which.
+  const choice = page.locator(`.picker button[data-mv="${move.mv}"]`);
+  if (await choice.count()) await choice.click();
+}
+
+for (const kind of Object.keys(FIXTURES)) {
+  test(`${kind}: the board is drawn from the server's description and plays listed moves by clicks`, async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    const log = [];
+    await page.routeWebSocket(/\/ws/, standIn(kind, 'both', log));
+    await page.goto(`${site.url}/#/game/fx-${kind}`);
+    await page.locator('.board .piece').first().waitFor();
+    const fx = FIXTURES[kind];
+    assert.equal(await page.locator('.board .piece').count(), Object.keys(fx.start.pieces).length, 'one drawn piece per listed square');
+    const squares = fx.geometry ? fx.geometry.files * fx.geometry.ranks - fx.geometry.missing.length : 132;
+    assert.equal(await page.locator('.board rect.hit').count(), squares, 'one target per existing square');
+    const plies = Math.min(6, fx.plies.length);
+    for (let i = 0; i < plies; i++) {
+      await playRecorded(page, kind, i);
+      await page.locator(`.moves .mv[data-ply="${i + 1}"]`).waitFor();
+      if (kind === 'commander' && i === 0) {
+        // The first recorded move makes a stack: a carrier with a passenger.
+        assert.equal(await page.locator('.board .piece .passenger').count(), 1);
+        await shot(page, 'board-commander-stack');
+      }
+    }
+    assert.equal(log.filter((m) => m.t === 'move').length, plies);
+    assert.equal(await page.locator('.moves .mv').count(), plies);
+    assert.ok(await page.locator('.board .hl.last').count() >= 1, 'the last move is marked');
+    // Replay: back to the start shows the start position, then forward to the end again.
+    await page.locator('[data-nav="start"]').click();
+    assert.equal(await page.locator('.board .piece').count(), Object.keys(fx.start.pieces).length);
+    await page.locator('[data-nav="end"]').click();
+    if (kind === 'commander') {
+      await page.locator('[data-action="zones"]').click();
+      assert.ok(await page.locator('.board .hl.zone').count() > 0, 'air-defence zones on demand');
+    }
+    await shot(page, `board-${kind}`);
+    if (kind === 'xiangqi') {
+      await page.locator('[data-action="pieces"]').click();
+      assert.equal(await page.locator('.board .glyph.latin').count(), Object.keys(fx.plies[plies - 1].position.pieces).length);
+      await page.locator('[data-action="flip"]').click();
+      await shot(page, 'board-xiangqi-latin-flipped');
+    }
+    await page.close();
+  });
+}
+
+test('spectator: a move on the board is sent as a proposal, never as a move', async () => {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const log = [];
+  await page.routeWebSocket(/\/ws/, standIn('xiangqi', 'spectator', log));
+  await page.goto(`${site.url}/#/game/fx-xiangqi`);
+  await page.locator('.board .piece').first().waitFor();
+  await clickSquare(page, 'h2');
+  await clickSquare(page, 'e2');
+  await page.locator('.spectate .my-proposal', { hasText: 'h2e2' }).waitFor();
+  assert.deepEqual(log.filter((m) => m.t === 'move'), []);
+  assert.deepEqual(log.filter((m) => m.t === 'propose').map((m) => [m.ply, m.mv]), [[0, 'h2e2']]);
+  await page.close();
+});
+
+test('keyboard: typed coordinates play the listed move; unknown ones are refused with a reason', async () => {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const log = [];
+  await page.routeWebSocket(/\/ws/, standIn('xiangqi', 'both', log));
+  await page.goto(`${site.url}/#/game/fx-xiangqi`);
+  await page.locator('.board .piece').first().waitFor();
+  await page.fill('#move-entry', 'a0 a5');
+  await page.press('#move-entry', 'Enter');
+  assert.match(await page.locator('.entry-error').innerText(), /No legal move/);
+  const first = FIXTURES.xiangqi.plies[0].mv;
+  await page.fill('#move-entry', `${first.slice(0, 2)} ${first.slice(2)}`);
+  await page.press('#move-entry', 'Enter');
+  await page.locator('.moves .mv[data-ply="1"]').waitFor();
+  assert.deepEqual(log.filter((m) => m.t === 'move').map((m) => m.mv), [first]);
+  // Squares are buttons with names for screen readers.
+  const label = await page.locator('.board rect.hit[data-square="e0"]').getAttribute('aria-label');
+  assert.equal(label, 'e0, red general');
+  await page.close();
+});
+
+test('phone screen: the whole board fits the width', async () => {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+  await page.routeWebSocket(/\/ws/, standIn('commander', 'first', []));
+  await page.goto(`${site.url}/#/game/fx-commander`);
+  await page.locator('.board .piece').first().waitFor();
+  const box = await page.locator('svg.board').boundingBox();
+  assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `board within the screen: ${JSON.stringify(box)}`);
+  await shot(page, 'phone-commander');
+  await page.close();
+});
+
+test('commander: with no pieces and no geometry from the server, the board reads the position text', async () => {
+  // What a server that does not describe Commander yet sends (docs/web-client.md, request 2).
+  const bare = structuredClone(FIXTURES);
+  const fx = bare.commander;
+  const strip = (p) => ({ ...p, pieces: {} });
+  fx.geometry = null;
+  fx.start = strip(fx.start);
+  for (const p of fx.plies) p.position = strip(p.position);
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  await page.routeWebSocket(/\/ws/, standIn('commander', 'both', [], bare));
+  await page.goto(`${site.url}/#/game/fx-commander`);
+  await page.locator('.board .piece').first().waitFor();
+  const expected = FIXTURES.commander.start.pieces;
+  const drawn = await page.locator('.board .piece').evaluateAll((els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-square'), e.getAttribute('data-piece')])));
+  assert.deepEqual(drawn, expected);
+  await playRecorded(page, 'commander', 0);
+  await page.locator('.moves .mv[data-ply="1"]').waitFor();
+  const after = await page.locator('.board .piece').evaluateAll((els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-square'), e.getAttribute('data-piece')])));
+  assert.deepEqual(after, FIXTURES.commander.plies[0].position.pieces, 'a stack read from (NI)');
+  await page.close();
+});
+
+test('a chain of landings is picked by its first and last squares, or landing by landing', async () => {
+  // A made-up list (the board knows no rule): a capture chain and its first capture alone.
+  const fake = structuredClone(FIXTURES);
+  const fx = fake.banqi;
+  const chain = { mv: 'a1xa3xc3', squares: ['a1', 'a3', 'c3'] };
+  const single = { mv: 'a1xa3', squares: ['a1', 'a3'] };
+  fx.plies[0] = { ...fx.plies[0], legal: [chain, single], mv: chain.mv, display: chain.mv };
+  fx.plies[1] = { ...fx.plies[1], legal: [chain, single], mv: single.mv, display: single.mv };
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const log = [];
+  await page.routeWebSocket(/\/ws/, standIn('banqi', 'both', log, fake));
+  await page.goto(`${site.url}/#/game/fx-banqi`);
+  await page.locator('.board .piece').first().waitFor();
+  await clickSquare(page, 'a1');
+  await clickSquare(page, 'c3');
+  await page.locator('.moves .mv[data-ply="1"]').waitFor();
+  // Landing on a3 could stop there or go on: the board asks, and "a1xa3" stops.
+  await clickSquare(page, 'a1');
+  await clickSquare(page, 'a3');
+  assert.ok(await page.locator('.board .dest[data-dest="c3"]').count(), 'the next landing is offered');
+  await page.locator('.picker button[data-mv="a1xa3"]').click();
+  await page.locator('.moves .mv[data-ply="2"]').waitFor();
+  assert.deepEqual(log.filter((m) => m.t === 'move').map((m) => m.mv), ['a1xa3xc3', 'a1xa3']);
+  await page.close();
+});

@@ -1,0 +1,89 @@
+// Shared test helpers: Debian's Chromium driven by playwright-core, a static server for
+// web/static (for the tests that stand in for the server), the real `cannonade serve`, and
+// screenshots saved under target/web-artifacts for people to look at.
+
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { mkdirSync, readFileSync, existsSync } from 'node:fs';
+import { dirname, join, extname, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const WEB = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const ROOT = join(WEB, '..');
+export const ARTIFACTS = process.env.WEB_ARTIFACTS ?? join(ROOT, 'target', 'web-artifacts');
+mkdirSync(ARTIFACTS, { recursive: true });
+
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+export function launch() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
+
+/** Serves web/static on a free loopback port; the page's own routes get index.html. */
+export async function staticServer() {
+  const dir = join(WEB, 'static');
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    let path = normalize(decodeURIComponent(url.pathname));
+    if (path === '/' || path.startsWith('/invite/')) path = '/index.html';
+    const file = join(dir, path);
+    if (!file.startsWith(dir) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(undefined)));
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((ok) => server.close(() => ok(undefined))) };
+}
+
+/**
+ * Starts the real server (`cannonade serve`) on a free port with a fresh SQLite store, or
+ * returns null when the binary has no `serve` command yet.
+ */
+export async function realServer() {
+  const bin = process.env.CANNONADE_BIN ?? join(ROOT, 'target', 'debug', 'cannonade');
+  if (!existsSync(bin)) return null;
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const db = join(ARTIFACTS, `e2e-${port}.db`);
+  const args = ['serve', '--addr', `127.0.0.1:${port}`, '--db', `sqlite://${db}`, '--grace', '5'];
+  // The page is embedded in the binary; CANNONADE_WEB_DIR serves it from disk instead.
+  if (process.env.CANNONADE_WEB_DIR) args.push('--web', process.env.CANNONADE_WEB_DIR);
+  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stdout.on('data', (d) => (log += d));
+  child.stderr.on('data', (d) => (log += d));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if (child.exitCode !== null) throw new Error(`cannonade serve exited: ${log}`);
+    try {
+      const r = await fetch(url + '/');
+      if (r.ok) return { url, log: () => log, close: () => child.kill() };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  child.kill();
+  throw new Error(`cannonade serve did not answer: ${log}`);
+}
+
+/** @param {import('playwright-core').Page} page @param {string} name */
+export async function shot(page, name) {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Clicks a square of the board by its name. */
+export async function clickSquare(page, sq) {
+  await page.locator(`.board rect.hit[data-square="${sq}"]`).click();
+}
