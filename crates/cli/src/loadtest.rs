@@ -46,6 +46,13 @@ pub struct Args {
     churn: u32,
 }
 
+/// Games being set up at once: a server creating thousands of games in the same second
+/// measures its store, not its play.
+static SEATING: Semaphore = Semaphore::const_new(64);
+
+/// How long setting up may take before the run starts without the stragglers.
+const SETUP: Duration = Duration::from_secs(300);
+
 /// The largest load the tool will generate.
 const MAX_GAMES: usize = 20_000;
 const MAX_SPECTATORS: usize = 100_000;
@@ -124,6 +131,53 @@ impl Target {
 }
 
 async fn recv(ws: &mut Ws) -> Result<Option<ServerMsg>> {
+    loop {
+        match ws.next().await {
+            None => return Ok(None),
+            Some(Err(e)) => return Err(e.into()),
+            Some(Ok(Message::Text(t))) => return Ok(Some(serde_json::from_str(&t)?)),
+            Some(Ok(_)) => continue,
+        }
+    }
+}
+
+/// What a spectator reads of a frame: the tag, the version and the move's ply, skipping the
+/// rest (position and piece lists) so that thousands of spectators in this process cost
+/// little next to the server they measure.
+#[derive(serde::Deserialize)]
+struct Peek {
+    t: String,
+    #[serde(default)]
+    game: Option<String>,
+    #[serde(default)]
+    v: Option<u64>,
+    #[serde(default)]
+    event: Option<PeekEvent>,
+    #[serde(default)]
+    legal: Option<Vec<PeekMove>>,
+    #[serde(default)]
+    moves: Option<Vec<serde::de::IgnoredAny>>,
+    #[serde(default)]
+    code: Option<String>,
+    #[serde(default)]
+    message: Option<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct PeekEvent {
+    e: String,
+    #[serde(default)]
+    ply: Option<u32>,
+    #[serde(default)]
+    game: Option<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct PeekMove {
+    mv: String,
+}
+
+async fn peek(ws: &mut Ws) -> Result<Option<Peek>> {
     loop {
         match ws.next().await {
             None => return Ok(None),
@@ -231,8 +285,9 @@ async fn load(args: Args, server: SocketAddr, kind: cannonade_games::GameKind) -
         tasks.push(bot(2 * g, Some(code_tx), None, seat_a.0, Some(id_tx)));
         tasks.push(bot(2 * g + 1, None, Some(code_rx), seat_b.0, None));
     }
+    let setup_end = Instant::now() + SETUP;
     for s in seated {
-        let _ = s.await;
+        let _ = tokio::time::timeout_at(setup_end, s).await;
     }
     let seated_at = Instant::now();
     println!("{} games seated in {:.1} s", args.games, (seated_at - started).as_secs_f64());
@@ -259,7 +314,9 @@ async fn load(args: Args, server: SocketAddr, kind: cannonade_games::GameKind) -
     }
     // Wait until the spectators are connected (or failed), then run.
     let total = (2 * args.games + args.spectators) as u64;
-    while shared.open.load(Relaxed) + shared.failed_connects.load(Relaxed) < total {
+    while shared.open.load(Relaxed) + shared.failed_connects.load(Relaxed) < total
+        && Instant::now() < setup_end + SETUP
+    {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let connected_at = Instant::now();
@@ -340,6 +397,7 @@ async fn bot(
     };
     shared.open.fetch_add(1, Relaxed);
     let clock = TimeControl { initial_ms: 3_600_000, increment_ms: 0 };
+    let mut permit = if invite.is_some() { Some(SEATING.acquire().await?) } else { None };
     if let Some(invite) = invite {
         send(
             &mut ws,
@@ -404,6 +462,7 @@ async fn bot(
                 if let Some(s) = seated.take() {
                     let _ = s.send(());
                 }
+                permit.take();
                 think_then(s.legal, s.moves.len() as u32, &mut rng);
             }
             ServerMsg::Event { game: g, event, legal: l, .. } if g == game => match event {
@@ -457,7 +516,14 @@ async fn spectator(
     think: u64,
 ) -> Result<()> {
     let mut game = match ids {
-        Some(mut ids) => ids.wait_for(Option::is_some).await?.clone().unwrap_or_default(),
+        Some(mut ids) => tokio::time::timeout(SETUP, ids.wait_for(Option::is_some))
+            .await
+            .map_err(|_| anyhow::anyhow!("its game was never set up"))
+            .inspect_err(|_| {
+                shared.failed_connects.fetch_add(1, Relaxed);
+            })??
+            .clone()
+            .unwrap_or_default(),
         None => String::new(),
     };
     let (mut ws, token) = match target.connect(n, None).await {
@@ -473,18 +539,18 @@ async fn spectator(
     }
     let mut rng = Rng(0xD1B5_4A32_D192_ED03 ^ (n as u64 + 7).wrapping_mul(0x9E37_79B9));
     let mut v = 0u64;
-    let mut legal: Vec<LegalMove> = Vec::new();
+    let mut legal: Vec<String> = Vec::new();
     let mut ply = 0u32;
     let mut propose_at: Option<Instant> = None;
     let mut end = end_of(&ready);
     let mut churn_at = Some(Instant::now() + Duration::from_millis(10_000 + rng.below(10_000)));
     loop {
         let msg = tokio::select! {
-            m = recv(&mut ws) => match m? { Some(m) => m, None => bail!("the server closed the socket") },
+            m = peek(&mut ws) => match m? { Some(m) => m, None => bail!("the server closed the socket") },
             _ = wait(propose_at) => {
                 propose_at = None;
                 if !legal.is_empty() {
-                    let mv = legal[rng.below(legal.len() as u64) as usize].mv.clone();
+                    let mv = legal[rng.below(legal.len() as u64) as usize].clone();
                     send(&mut ws, &ClientMsg::Propose { game: game.clone(), ply, mv }).await?;
                 }
                 continue;
@@ -503,27 +569,30 @@ async fn spectator(
             r = ready.changed(), if end.is_none() => { r?; end = end_of(&ready); continue; }
         };
         let now = Instant::now();
-        match msg {
-            ServerMsg::Snapshot(s) => {
-                v = s.v;
-                ply = s.moves.len() as u32;
-                legal = s.legal.unwrap_or_default();
+        let moves = |l: Option<Vec<PeekMove>>| {
+            l.unwrap_or_default().into_iter().map(|m| m.mv).collect::<Vec<_>>()
+        };
+        match (msg.t.as_str(), msg.event) {
+            ("snapshot", _) => {
+                v = msg.v.unwrap_or(0);
+                ply = msg.moves.map_or(0, |m| m.len() as u32);
+                legal = moves(msg.legal);
             }
-            ServerMsg::Event { game: g, v: ev, event, legal: l, .. } if g == game => {
-                v = ev;
-                match event {
-                    GameEvent::Moved { ply: p, .. } => {
+            ("event", Some(event)) if msg.game.as_deref() == Some(game.as_str()) => {
+                v = msg.v.unwrap_or(v);
+                match (event.e.as_str(), event.ply, event.game) {
+                    ("moved", Some(p), _) => {
                         if let Some(us) = shared.latency(&game, p, now) {
                             shared.spectator.lock().unwrap_or_else(|e| e.into_inner()).push(us);
                         }
                         ply = p + 1;
-                        legal = l.unwrap_or_default();
+                        legal = moves(msg.legal);
                         if proposals && !legal.is_empty() {
                             propose_at =
                                 Some(now + Duration::from_millis(rng.below(think.max(2) / 2)));
                         }
                     }
-                    GameEvent::Rematch { game: next } => {
+                    ("rematch", _, Some(next)) => {
                         game = next;
                         v = 0;
                         send(&mut ws, &ClientMsg::Watch { game: game.clone(), since: None })
@@ -532,7 +601,11 @@ async fn spectator(
                     _ => {}
                 }
             }
-            ServerMsg::Error { code, message, .. } => shared.error(format!("{code:?}: {message}")),
+            ("error", _) => shared.error(format!(
+                "{}: {}",
+                msg.code.unwrap_or_default(),
+                msg.message.unwrap_or_default()
+            )),
             _ => {}
         }
     }

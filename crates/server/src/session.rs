@@ -109,8 +109,13 @@ pub async fn persist(app: &App, user: &UserCtx) -> Result<(), StoreError> {
         password_hash: None,
         created_ms: ids::now_ms(),
     };
-    app.store.create_user(&row).await?;
-    app.store.create_session(&user.token_hash, &user.id).await?;
+    let hash = user.token_hash.clone();
+    app.writer
+        .exec(move |store| async move {
+            store.create_user(&row).await?;
+            store.create_session(&hash, &row.id).await
+        })
+        .await?;
     user.persisted.store(true, Ordering::Release);
     Ok(())
 }
@@ -129,7 +134,11 @@ fn check_name(name: &str) -> Result<(), AccountError> {
 async fn new_session(app: &App, user: User) -> Result<(String, Arc<UserCtx>), AccountError> {
     let token = ids::token();
     let hash = ids::token_hash(&token);
-    app.store.create_session(&hash, &user.id).await.map_err(AccountError::Store)?;
+    let (h, id) = (hash.clone(), user.id.clone());
+    app.writer
+        .exec(move |store| async move { store.create_session(&h, &id).await })
+        .await
+        .map_err(AccountError::Store)?;
     let ctx = UserCtx {
         id: user.id,
         name: user.name,
@@ -172,7 +181,11 @@ pub async fn register(
         created_ms: ids::now_ms(),
     };
     // A concurrent registration of the same name loses on the unique index.
-    app.store.create_user(&user).await.map_err(|_| AccountError::Taken)?;
+    let row = user.clone();
+    app.writer
+        .exec(move |store| async move { store.create_user(&row).await })
+        .await
+        .map_err(|_| AccountError::Taken)?;
     new_session(app, user).await
 }
 

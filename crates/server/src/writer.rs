@@ -1,63 +1,95 @@
-//! Group commit: game actors hand their events to one writer task, which commits whatever
-//! has queued up in a single transaction and then answers each actor. An actor broadcasts a
-//! move only after its answer, so nothing is told before it is durable, and a thousand moves
-//! arriving together cost one commit.
+//! The one writer: every write to the store goes through this task. Game events are
+//! group-committed (whatever has queued up goes in one transaction, then each actor is
+//! answered; an actor broadcasts a move only after its answer), and the other writes (new
+//! games, users, finished games) run between batches. With SQLite one writer means no lock
+//! contention between writers; with PostgreSQL it costs nothing.
 
 use crate::metrics::Metrics;
 use cannonade_store::{EventRow, Store, StoreError};
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 
-type Request = (Vec<EventRow>, oneshot::Sender<Result<(), StoreError>>);
+type Reply = oneshot::Sender<Result<(), StoreError>>;
+type Task = Box<dyn FnOnce(Arc<dyn Store>) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send>;
 
-/// The handle actors write through.
+enum Job {
+    Append(Vec<EventRow>, Reply),
+    Exec(Task),
+}
+
+/// The handle actors and handlers write through.
 #[derive(Clone, Debug)]
 pub struct Writer {
-    tx: mpsc::Sender<Request>,
+    tx: mpsc::Sender<Job>,
+}
+
+impl std::fmt::Debug for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Job::Append(rows, _) => write!(f, "Append({} rows)", rows.len()),
+            Job::Exec(_) => f.write_str("Exec"),
+        }
+    }
 }
 
 /// At most this many events per transaction.
 const MAX_BATCH: usize = 1024;
 
+async fn commit(store: &Arc<dyn Store>, metrics: &Metrics, batch: Vec<(Vec<EventRow>, Reply)>) {
+    if batch.is_empty() {
+        return;
+    }
+    let all: Vec<EventRow> = batch.iter().flat_map(|(r, _)| r.iter().cloned()).collect();
+    let result = store.append(&all).await;
+    metrics.store_batches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    match result {
+        Ok(()) => {
+            for (_, reply) in batch {
+                let _ = reply.send(Ok(()));
+            }
+        }
+        // One bad request must not fail its neighbours: retry each alone.
+        Err(e) if batch.len() > 1 => {
+            tracing::warn!("batched commit failed ({e}); retrying one by one");
+            for (rows, reply) in batch {
+                let _ = reply.send(store.append(&rows).await);
+            }
+        }
+        Err(e) => {
+            for (_, reply) in batch {
+                let _ = reply.send(Err(e.clone()));
+            }
+        }
+    }
+}
+
 impl Writer {
     /// Starts the writer task.
     pub fn start(store: Arc<dyn Store>, metrics: Arc<Metrics>) -> Writer {
-        let (tx, mut rx) = mpsc::channel::<Request>(8192);
+        let (tx, mut rx) = mpsc::channel::<Job>(8192);
         tokio::spawn(async move {
+            let mut later: Vec<Task> = Vec::new();
             while let Some(first) = rx.recv().await {
-                let mut batch = vec![first];
-                let mut rows = batch[0].0.len();
-                while rows < MAX_BATCH {
-                    match rx.try_recv() {
-                        Ok(req) => {
-                            rows += req.0.len();
-                            batch.push(req);
+                let mut batch = Vec::new();
+                let mut rows = 0;
+                let mut next = Some(first);
+                while let Some(job) = next.take() {
+                    match job {
+                        Job::Append(r, reply) => {
+                            rows += r.len();
+                            batch.push((r, reply));
                         }
-                        Err(_) => break,
+                        Job::Exec(task) => later.push(task),
+                    }
+                    if rows < MAX_BATCH {
+                        next = rx.try_recv().ok();
                     }
                 }
-                let all: Vec<EventRow> =
-                    batch.iter().flat_map(|(r, _)| r.iter().cloned()).collect();
-                let result = store.append(&all).await;
-                metrics.store_batches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                match result {
-                    Ok(()) => {
-                        for (_, reply) in batch {
-                            let _ = reply.send(Ok(()));
-                        }
-                    }
-                    // One bad request must not fail its neighbours: retry each alone.
-                    Err(e) if batch.len() > 1 => {
-                        tracing::warn!("batched commit failed ({e}); retrying one by one");
-                        for (rows, reply) in batch {
-                            let _ = reply.send(store.append(&rows).await);
-                        }
-                    }
-                    Err(e) => {
-                        for (_, reply) in batch {
-                            let _ = reply.send(Err(e.clone()));
-                        }
-                    }
+                commit(&store, &metrics, batch).await;
+                for task in later.drain(..) {
+                    task(store.clone()).await;
                 }
             }
         });
@@ -68,7 +100,29 @@ impl Writer {
     pub async fn append(&self, rows: Vec<EventRow>) -> Result<(), StoreError> {
         let (reply, answer) = oneshot::channel();
         self.tx
-            .send((rows, reply))
+            .send(Job::Append(rows, reply))
+            .await
+            .map_err(|_| StoreError("the writer has stopped".into()))?;
+        answer.await.map_err(|_| StoreError("the writer has stopped".into()))?
+    }
+
+    /// Runs another write on the writer task and returns its result.
+    pub async fn exec<T, F>(
+        &self,
+        write: impl FnOnce(Arc<dyn Store>) -> F + Send + 'static,
+    ) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: Future<Output = Result<T, StoreError>> + Send + 'static,
+    {
+        let (reply, answer) = oneshot::channel();
+        let task: Task = Box::new(move |store| {
+            Box::pin(async move {
+                let _ = reply.send(write(store).await);
+            })
+        });
+        self.tx
+            .send(Job::Exec(task))
             .await
             .map_err(|_| StoreError("the writer has stopped".into()))?;
         answer.await.map_err(|_| StoreError("the writer has stopped".into()))?

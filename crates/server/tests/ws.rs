@@ -425,3 +425,29 @@ async fn a_rated_game_between_accounts_moves_both_glicko_ratings() {
     assert!(ra.rating < 1500.0 && rb.rating > 1500.0);
     assert!(ra.rd < 350.0);
 }
+
+#[tokio::test]
+async fn the_engine_plays_banqi_flips_through_the_dealer() {
+    let (addr, _) = server(config()).await;
+    let mut c = Client::connect(addr, None).await;
+    let clock = tc(0, 0);
+    c.send(ClientMsg::PlayAi {
+        game: GameKind::Banqi,
+        options: String::new(),
+        clock,
+        level: 1,
+        seat: Some(cannonade_wire::Seat::First),
+    })
+    .await;
+    let (game, _) = c.started().await;
+    c.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    let snap = c.snapshot().await;
+    assert!(snap.commitment.is_some());
+    c.send(ClientMsg::Move { game: game.clone(), ply: 0, mv: "d2?".into() }).await;
+    let (_, _, mine, _) = c.moved().await;
+    assert!(mine.starts_with("d2="), "the flip is recorded with its piece: {mine}");
+    let (_, ply, reply, legal) = c.moved().await;
+    assert_eq!(ply, 1);
+    assert!(reply.contains('='), "the engine's first move is a flip too: {reply}");
+    assert!(legal.is_some());
+}

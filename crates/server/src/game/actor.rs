@@ -65,7 +65,9 @@ pub struct Actor {
     dealer: Option<Dealer>,
     commitment: Option<String>,
     clock: Clock,
-    events: Vec<GameEvent>,
+    /// Every event as sent (without legal moves): version `i + 1` is `events[i]`. Kept as
+    /// JSON, which is both what a replay sends and smaller than the typed event.
+    events: Vec<Frame>,
     result: Option<GameResult>,
     revealed_seed: Option<String>,
     offers: Vec<(OfferKind, Seat)>,
@@ -187,7 +189,9 @@ impl Actor {
             let event: GameEvent =
                 serde_json::from_str(&e.body).map_err(|err| format!("event {}: {err}", e.v))?;
             actor.apply(&event)?;
-            actor.events.push(event);
+            let v = actor.events.len() as u64 + 1;
+            let msg = ServerMsg::Event { game: actor.id.clone(), v, event, legal: None };
+            actor.events.push(Frame::from(msg.to_json()));
         }
         if actor.result.is_none()
             && let Some(r) = parse_result(&row.result)
@@ -382,18 +386,24 @@ impl Actor {
     fn send_where(&mut self, frame: &Frame, to: impl Fn(&Sub) -> bool) {
         let mut slow = Vec::new();
         let mut sent = 0u64;
-        for (id, sub) in &self.subs {
+        // Players first: a move reaches the opponent before thousands of spectators.
+        let players = self.subs.iter().filter(|(_, s)| s.role.is_player());
+        let spectators = self.subs.iter().filter(|(_, s)| !s.role.is_player());
+        for (id, sub) in players.chain(spectators) {
             if to(sub) {
-                if sub.tx.try_send(frame.clone()).is_ok() {
-                    sent += 1;
-                } else {
-                    slow.push(*id);
+                match sub.tx.try_send(frame.clone()) {
+                    Ok(()) => sent += 1,
+                    Err(mpsc::error::TrySendError::Full(_)) => slow.push((*id, true)),
+                    // The socket closed; its leave message is on its way.
+                    Err(mpsc::error::TrySendError::Closed(_)) => slow.push((*id, false)),
                 }
             }
         }
         self.app.metrics.frames_out.fetch_add(sent, Relaxed);
-        for id in slow {
-            self.app.metrics.slow_drops.fetch_add(1, Relaxed);
+        for (id, behind) in slow {
+            if behind {
+                self.app.metrics.slow_drops.fetch_add(1, Relaxed);
+            }
             self.leave(id);
         }
     }
@@ -450,14 +460,12 @@ impl Actor {
                 // The missing events, the last with the legal moves if this role gets them,
                 // then the clocks as they are now.
                 let give_legal = self.gets_legal(role);
-                for (i, event) in self.events.iter().enumerate().skip(s as usize) {
-                    let last = i + 1 == self.events.len();
-                    conn.send(&ServerMsg::Event {
-                        game: self.id.clone(),
-                        v: i as u64 + 1,
-                        event: event.clone(),
-                        legal: (last && give_legal).then(|| self.legal.clone()),
-                    });
+                for (i, frame) in self.events.iter().enumerate().skip(s as usize) {
+                    if i + 1 == self.events.len() && give_legal {
+                        conn.send_frame(Frame::from(with_legal(frame.as_str(), &self.legal)));
+                    } else {
+                        conn.send_frame(frame.clone());
+                    }
                 }
                 conn.send(&ServerMsg::Clock {
                     game: self.id.clone(),
@@ -555,22 +563,19 @@ impl Actor {
         })?;
         let n = events.len();
         for (i, event) in events.into_iter().enumerate() {
-            self.events.push(event.clone());
-            let v = self.events.len() as u64;
+            let v = self.events.len() as u64 + 1;
             let plain = ServerMsg::Event { game: self.id.clone(), v, event, legal: None };
+            let without = Frame::from(plain.to_json());
+            self.events.push(without.clone());
             if i + 1 == n && self.to_move().is_some() {
-                let without = Frame::from(plain.to_json());
-                let ServerMsg::Event { game, v, event, .. } = plain else { unreachable!() };
-                let with = ServerMsg::Event { game, v, event, legal: Some(self.legal.clone()) };
-                let with = Frame::from(with.to_json());
+                let with = Frame::from(with_legal(without.as_str(), &self.legal));
                 let mover = self.to_move().map(Seat::from);
                 let gets =
                     |s: &Sub| s.role == Role::Spectator || mover.is_some_and(|m| s.role.holds(m));
                 self.send_where(&with, gets);
                 self.send_where(&without, |s| !gets(s));
             } else {
-                let frame = Frame::from(plain.to_json());
-                self.send_where(&frame, |_| true);
+                self.send_where(&without, |_| true);
             }
         }
         Ok(())
@@ -991,7 +996,7 @@ impl Actor {
             ended_ms: crate::ids::now_ms(),
             ratings,
         };
-        match self.app.store.finish(&finish).await {
+        match self.app.writer.exec(move |store| async move { store.finish(&finish).await }).await {
             Ok(()) => self.finished_stored = true,
             Err(e) => tracing::error!(game = %self.id, "could not archive the game: {e}"),
         }
@@ -1041,6 +1046,14 @@ impl Actor {
             let _ = tx.send(Cmd::Ai { ply, mv: best }).await;
         });
     }
+}
+
+/// An event frame with the legal moves added: the same JSON object with a `legal` field
+/// (serde writes an object with its closing brace last).
+fn with_legal(plain: &str, legal: &[LegalMove]) -> String {
+    let body = plain.strip_suffix('}').unwrap_or(plain);
+    let list = serde_json::to_string(legal).unwrap_or_else(|_| "[]".into());
+    format!("{body},\"legal\":{list}}}")
 }
 
 /// Sleeps until `at`, or forever.

@@ -143,7 +143,11 @@ pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusa
         created_ms: ids::now_ms(),
         ended_ms: None,
     };
-    app.store.create_game(&row).await.map_err(|e| (ErrorCode::Storage, e.to_string()))?;
+    let stored = row.clone();
+    app.writer
+        .exec(move |store| async move { store.create_game(&stored).await })
+        .await
+        .map_err(|e| (ErrorCode::Storage, e.to_string()))?;
     let id = row.id.clone();
     let users = row.users.clone();
     load(app, row, Vec::new()).await.map_err(|e| (ErrorCode::Storage, e))?;
