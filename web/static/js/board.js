@@ -227,6 +227,7 @@ export class Board {
       this.draw();
     });
     this.picker.appendChild(cancel);
+    this.picker.classList.toggle('more', more);
     this.picker.hidden = false;
     this.path = path;
   }
