@@ -102,44 +102,31 @@ const fn slide(pos: i32, occ: u32, n: i32) -> (u32, u32) {
     (rook, cannon)
 }
 
-const fn rank_table(cannon: bool) -> [[u16; 512]; 9] {
-    let mut t = [[0u16; 512]; 9];
-    let mut f = 0;
-    while f < 9 {
+/// Slider results for every point of a line of `N` points and every occupancy of the line
+/// (`OCC` = 2^N): chariot reach, or cannon capture candidates when `cannon`.
+const fn line_table<const N: usize, const OCC: usize>(cannon: bool) -> [[u16; OCC]; N] {
+    let mut t = [[0u16; OCC]; N];
+    let mut pos = 0;
+    while pos < N {
         let mut occ = 0;
-        while occ < 512 {
-            let (r, c) = slide(f as i32, occ as u32, 9);
-            t[f][occ] = if cannon { c as u16 } else { r as u16 };
+        while occ < OCC {
+            let (r, c) = slide(pos as i32, occ as u32, N as i32);
+            t[pos][occ] = if cannon { c as u16 } else { r as u16 };
             occ += 1;
         }
-        f += 1;
-    }
-    t
-}
-
-const fn file_table(cannon: bool) -> [[u16; 1024]; 10] {
-    let mut t = [[0u16; 1024]; 10];
-    let mut r = 0;
-    while r < 10 {
-        let mut occ = 0;
-        while occ < 1024 {
-            let (a, c) = slide(r as i32, occ as u32, 10);
-            t[r][occ] = if cannon { c as u16 } else { a as u16 };
-            occ += 1;
-        }
-        r += 1;
+        pos += 1;
     }
     t
 }
 
 /// Chariot reach along a rank: `[file][rank occupancy]` → files reached.
-pub static RANK_ROOK: [[u16; 512]; 9] = rank_table(false);
+pub static RANK_ROOK: [[u16; 512]; 9] = line_table(false);
 /// Cannon capture candidates along a rank.
-pub static RANK_CANNON: [[u16; 512]; 9] = rank_table(true);
+pub static RANK_CANNON: [[u16; 512]; 9] = line_table(true);
 /// Chariot reach along a file: `[rank][file occupancy]` → ranks reached.
-pub static FILE_ROOK: [[u16; 1024]; 10] = file_table(false);
+pub static FILE_ROOK: [[u16; 1024]; 10] = line_table(false);
 /// Cannon capture candidates along a file.
-pub static FILE_CANNON: [[u16; 1024]; 10] = file_table(true);
+pub static FILE_CANNON: [[u16; 1024]; 10] = line_table(true);
 
 /// Spreads a 10-bit set of ranks onto file `a` of the board.
 pub static FILE_SPREAD: [u128; 1024] = {
