@@ -119,6 +119,19 @@ check "commander stack"
 keys q
 wait_for "EXITED 0"
 
+# --- SIGTERM: the terminal comes back and the game is kept beside the save path.
+start xiangqi
+wait_for "Red to move"
+keys :
+type_text "h2e2"
+keys Enter
+wait_for "Black to move"
+pkill -TERM -f "^$BIN play xiangqi\$" || fail "no board process to signal"
+wait_for "EXITED 0"
+wait_for "COOKED"
+grep -qx "h2e2" "$WORK/cannonade-xiangqi-interrupted.txt" || fail "the game was not saved on SIGTERM"
+check "SIGTERM restores the terminal and saves the game"
+
 # --- Loading from the command line, and a bad game name (no terminal taken over).
 start --load "$WORK/game.txt"
 wait_for "Moves (1)"

@@ -72,6 +72,11 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(path) = &args.load {
         app.set_save_path(&path.to_string_lossy());
     }
-    cannonade_tui::run(app).context("the terminal board failed")?;
+    let app = cannonade_tui::run(app).context("the terminal board failed")?;
+    match app.interrupted() {
+        Some(Ok(path)) => eprintln!("Stopped by a signal; the game is saved in {path}"),
+        Some(Err(reason)) => bail!("stopped by a signal, and {reason}"),
+        None => {}
+    }
     Ok(())
 }

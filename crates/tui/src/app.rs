@@ -85,6 +85,7 @@ pub struct App {
     pub(crate) save_path: String,
     pub(crate) last_move: Vec<Cell>,
     quit: bool,
+    interrupted: Option<Result<String, String>>,
     chance_counter: u64,
 }
 
@@ -131,6 +132,7 @@ impl App {
             save_path,
             last_move: Vec::new(),
             quit: false,
+            interrupted: None,
             chance_counter: 0,
         };
         app.refresh();
@@ -176,6 +178,24 @@ impl App {
     /// Whether the player asked to leave.
     pub fn should_quit(&self) -> bool {
         self.quit
+    }
+
+    /// Where the game went when the board was stopped by a signal: `Some(Ok(path))` once
+    /// saved, `Some(Err(reason))` if it could not be, `None` if no signal stopped it.
+    pub fn interrupted(&self) -> Option<&Result<String, String>> {
+        self.interrupted.as_ref()
+    }
+
+    /// The board is being stopped from outside (a signal): keeps the game by saving it beside
+    /// the save path as `…-interrupted.txt`, never over a file the player chose.
+    pub fn interrupt(&mut self) {
+        self.engine = None;
+        let path = interrupted_path(&self.save_path);
+        let result = write_atomically(&path, &write_record(&self.record))
+            .map(|()| path.clone())
+            .map_err(|e| format!("could not save the game to {path}: {e}"));
+        self.interrupted = Some(result);
+        self.quit = true;
     }
 
     /// Whether the engine is thinking.
@@ -594,17 +614,9 @@ impl App {
 
     fn save(&mut self, path: &str) {
         self.save_path = path.to_string();
-        let text = write_record(&self.record);
-        // Write beside the target and rename, so a full disk never leaves half a record in
-        // place of a good one.
-        let tmp = format!("{path}.part");
-        let result = std::fs::write(&tmp, &text).and_then(|()| std::fs::rename(&tmp, path));
-        match result {
+        match write_atomically(path, &write_record(&self.record)) {
             Ok(()) => self.say(format!("Saved {} moves to {path}.", self.history.len()), false),
-            Err(e) => {
-                let _ = std::fs::remove_file(&tmp);
-                self.say(format!("Could not save to {path}: {e}"), true)
-            }
+            Err(e) => self.say(format!("Could not save to {path}: {e}"), true),
         }
     }
 
@@ -746,4 +758,23 @@ pub fn load_record(path: &Path) -> Result<AnyRecord, String> {
 fn random_u64(counter: u64) -> u64 {
     use std::hash::BuildHasher;
     std::collections::hash_map::RandomState::new().hash_one(counter)
+}
+
+/// Writes beside the target and renames, so a full disk never leaves half a record in place
+/// of a good one.
+fn write_atomically(path: &str, text: &str) -> std::io::Result<()> {
+    let tmp = format!("{path}.part");
+    let result = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// `game.txt` → `game-interrupted.txt`; other names get the suffix appended.
+fn interrupted_path(save_path: &str) -> String {
+    match save_path.strip_suffix(".txt") {
+        Some(stem) => format!("{stem}-interrupted.txt"),
+        None => format!("{save_path}-interrupted.txt"),
+    }
 }

@@ -12,7 +12,8 @@ use ratatui::crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 use std::io::{self, Stdout};
-use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Once};
 use std::time::Duration;
 
 /// How often the screen is redrawn while nothing happens (the thinking indicator moves).
@@ -60,10 +61,28 @@ fn install_panic_hook() {
     });
 }
 
-/// Runs the board in the terminal until the player quits; returns the app (its record holds
-/// the game as it stands).
+/// Sets a flag when the process is asked to stop (SIGTERM, SIGHUP when the terminal goes
+/// away, SIGINT from `kill`: in raw mode Ctrl-C is a key, not a signal). The loop polls it so
+/// the terminal is put back and the game saved instead of the process dying mid-screen.
+fn stop_flag() -> io::Result<Arc<AtomicBool>> {
+    let flag = Arc::new(AtomicBool::new(false));
+    for signal in [
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGINT,
+        #[cfg(unix)]
+        signal_hook::consts::SIGHUP,
+    ] {
+        signal_hook::flag::register(signal, Arc::clone(&flag))?;
+    }
+    Ok(flag)
+}
+
+/// Runs the board in the terminal until the player quits or the process is asked to stop;
+/// returns the app (its record holds the game as it stands; after a stop signal
+/// [`App::interrupted`] is set and the game has been saved).
 pub fn run(mut app: App) -> io::Result<App> {
     install_panic_hook();
+    let stop = stop_flag()?;
     let _guard = Guard::enter()?;
     let mut terminal: Terminal<CrosstermBackend<Stdout>> =
         Terminal::new(CrosstermBackend::new(io::stdout()))?;
@@ -79,6 +98,10 @@ pub fn run(mut app: App) -> io::Result<App> {
             }
         }
         app.tick();
+        if stop.load(Ordering::Relaxed) {
+            app.interrupt();
+            return Ok(app);
+        }
         if app.should_quit() {
             return Ok(app);
         }

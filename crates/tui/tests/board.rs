@@ -418,6 +418,31 @@ fn save_and_load_round_trip_and_a_bad_record_is_a_message() {
 }
 
 #[test]
+fn a_stop_signal_saves_the_game_beside_the_save_path_and_quits() {
+    let dir = std::env::temp_dir().join(format!("cannonade-tui-stop-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut a = app(GameKind::Xiangqi);
+    a.set_save_path(&dir.join("game.txt").to_string_lossy());
+    a.press(KeyCode::Char(':'));
+    a.type_text("h2e2");
+    a.press(KeyCode::Enter);
+    a.interrupt();
+    assert!(a.should_quit());
+    let saved = dir.join("game-interrupted.txt");
+    assert_eq!(a.interrupted(), Some(&Ok(saved.to_string_lossy().to_string())));
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert!(text.lines().any(|l| l == "h2e2"), "{text}");
+    assert!(!dir.join("game.txt").exists(), "the player's own file is not touched");
+
+    // Where nothing can be written the reason comes back instead of a panic.
+    let mut b = app(GameKind::Xiangqi);
+    b.set_save_path(&dir.join("no/such/dir/game.txt").to_string_lossy());
+    b.interrupt();
+    assert!(matches!(b.interrupted(), Some(Err(reason)) if reason.contains("could not save")));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn the_end_of_the_game_is_shown_with_its_reason() {
     let mut a = app_at(GameKind::Xiangqi, "4k4/R8/9/9/9/9/9/9/1R7/3K5 w - - 0 1");
     a.press(KeyCode::Char(':'));
