@@ -796,7 +796,10 @@ impl Actor {
             OfferKind::Rematch => {
                 let seat = |p: &Player| match (&p.user, p.ai) {
                     (_, Some(level)) => SeatSpec::Ai(level),
-                    (Some(id), None) => SeatSpec::Human { id: id.clone(), name: p.name.clone() },
+                    (Some(id), None) => {
+                        // Both players are stored: they sat in this game.
+                        SeatSpec::Human { id: id.clone(), name: p.name.clone(), session: None }
+                    }
                     (None, None) => SeatSpec::Ai(1),
                 };
                 let spec = GameSpec {

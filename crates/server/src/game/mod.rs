@@ -9,10 +9,11 @@ pub mod proposals;
 
 use crate::ids;
 use crate::lobby::{Refusal, check_settings};
+use crate::session::{self, UserCtx};
 use crate::state::{App, Conn, lock};
 use cannonade_banqi::DealSeed;
 use cannonade_games::{AnyGame, AnyMove, GameKind};
-use cannonade_store::{EventRow, GameRow};
+use cannonade_store::{EventRow, GameRow, NewPlayer};
 use cannonade_wire::{ClientMsg, ErrorCode, Role, ServerMsg, TimeControl};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32};
@@ -81,12 +82,15 @@ pub struct GameHandle {
 /// Who sits in a seat of a game being created.
 #[derive(Clone, Debug)]
 pub enum SeatSpec {
-    /// A user (already persisted).
+    /// A user.
     Human {
         /// User id.
         id: String,
         /// Name.
         name: String,
+        /// Their session, when they may not be in the store yet: an anonymous user is
+        /// written with the game where they take their first seat.
+        session: Option<Arc<UserCtx>>,
     },
     /// The engine at a level 1–8.
     Ai(u8),
@@ -118,7 +122,7 @@ pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusa
         _ => None,
     };
     let seat = |s: &SeatSpec| match s {
-        SeatSpec::Human { id, name } => (Some(id.clone()), name.clone(), None),
+        SeatSpec::Human { id, name, .. } => (Some(id.clone()), name.clone(), None),
         SeatSpec::Ai(level) => (None, format!("AI level {level}"), Some(*level as i64)),
     };
     let (u0, n0, a0) = seat(&spec.seats[0]);
@@ -144,8 +148,28 @@ pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusa
         ended_ms: None,
     };
     let stored = row.clone();
+    let sessions: Vec<Arc<UserCtx>> = spec
+        .seats
+        .iter()
+        .filter_map(|s| match s {
+            SeatSpec::Human { session, .. } => session.clone(),
+            SeatSpec::Ai(_) => None,
+        })
+        .collect();
     app.writer
-        .exec(move |store| async move { store.create_game(&stored).await })
+        .exec(move |store| async move {
+            // Decided on the writer task, which runs one write at a time: of two games
+            // seating a new user at once, the first writes them.
+            let mut new: Vec<NewPlayer> = Vec::new();
+            for p in sessions.iter().filter_map(|u| session::unsaved(u)) {
+                if !new.iter().any(|n| n.user.id == p.user.id) {
+                    new.push(p);
+                }
+            }
+            store.create_game(&stored, &new).await?;
+            sessions.iter().for_each(|u| session::saved(u));
+            Ok(())
+        })
         .await
         .map_err(|e| (ErrorCode::Storage, e.to_string()))?;
     let id = row.id.clone();
