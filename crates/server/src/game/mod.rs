@@ -5,6 +5,7 @@ mod actor;
 pub mod clock;
 mod dealer;
 mod export;
+mod format;
 pub mod proposals;
 
 use crate::ids;
@@ -21,6 +22,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 pub use dealer::Dealer;
+pub use format::GameOptions;
 
 /// What a game shows in the lobby, updated by its actor.
 #[derive(Debug)]
@@ -114,7 +116,7 @@ pub struct GameSpec {
 /// Creates a game: checks the settings, draws a Banqi seed, stores the game, starts its
 /// actor and tells both players' sockets. Returns the game id.
 pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusal> {
-    let start = check_settings(spec.kind, &spec.options, spec.clock, spec.rated)?;
+    let (start, options) = check_settings(spec.kind, &spec.options, spec.clock, spec.rated)?;
     let seed = match &start {
         AnyGame::Banqi(_) => Some(
             DealSeed::random().map_err(|e| (ErrorCode::Storage, format!("no random seed: {e}")))?,
@@ -130,7 +132,7 @@ pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusa
     let row = GameRow {
         id: ids::short_id(),
         kind: spec.kind.name().to_string(),
-        options: start.options(),
+        options: options.text(),
         start_fen: start.fen(),
         initial_ms: spec.clock.initial_ms as i64,
         increment_ms: spec.clock.increment_ms as i64,
