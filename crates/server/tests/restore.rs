@@ -1,7 +1,8 @@
 //! Games written to the store as a crashed server would have left them, brought back by a new
 //! server on the same database: Commander Chess's scored formats end as rules §13.3 says
 //! (the game timer resumes where it stood, without the downtime; an objective reached just
-//! before the crash ends the game at restart).
+//! before the crash ends the game at restart), and the engine searches with the game's
+//! history.
 
 mod common;
 
@@ -147,4 +148,36 @@ async fn an_objective_stored_without_its_end_ends_the_tactical_game_at_restart()
     assert_eq!((result.reason.as_str(), result.winner), ("points", Some(Seat::First)));
     assert_eq!(result.points, Some([130, 0]));
     assert_eq!(archived(&store, "ob").await.status, "over");
+}
+
+/// Red's chariot checks Black's general up and down the d-file's side; Black's only escape
+/// squares are d9 and d8 (an advisor holds d7), or its chariot can block on c8.
+const CHECKED: &str = "3k5/R8/3a5/9/2r6/9/9/9/9/4K4 w";
+/// Seven plies of that dance: Black to move in check, and d8d9 would make the position
+/// after it occur a third time.
+const DANCE: [&str; 7] = ["a8a9", "d9d8", "a9a8", "d8d9", "a8a9", "d9d8", "a9a8"];
+
+#[tokio::test]
+async fn the_engine_searches_with_the_history_and_avoids_a_losing_repetition() {
+    // Without the history the escape d8d9 is the obvious move (blocking loses the chariot);
+    // under Xiangqi's seed rule it is a third occurrence, which loses at once.
+    let mut record = AnyRecord::new(AnyGame::from_fen(GameKind::Xiangqi, CHECKED).unwrap());
+    for m in DANCE {
+        record.play_text(m).unwrap();
+    }
+    let limits = cannonade_engine::Limits { depth: Some(4), ..Default::default() };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let blind = cannonade_engine::search_any(&record.position(), &limits, &stop, |_| {});
+    assert_eq!(blind.best_text.as_deref(), Some("d8d9"), "the test position no longer tempts");
+    let mut after = record.clone();
+    after.play_text("d8d9").unwrap();
+    let red_wins = |o: cannonade_core::Outcome| o.winner == Some(cannonade_core::Side::First);
+    assert!(matches!(after.next(), cannonade_core::Next::Over(o) if red_wins(o)));
+
+    let g = row("rp", GameKind::Xiangqi, "repetition=seed", CHECKED, [None, Some(4)]);
+    // The restored game's engine is to move.
+    let (addr, _store) = restart(g, &DANCE, None, Duration::ZERO).await;
+    let (mut c, _) = watch(addr, "rp").await;
+    let (v, ply, mv, _) = c.moved().await;
+    assert_eq!((v, ply, mv.as_str()), (8, 7, "c5c8"));
 }

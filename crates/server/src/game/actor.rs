@@ -11,7 +11,7 @@ use crate::state::{App, Conn, Frame, lock};
 use cannonade_banqi::DealSeed;
 use cannonade_commander::points::Format;
 use cannonade_core::{Next, Side};
-use cannonade_engine::{Clock as EngineClock, Limits, search_any};
+use cannonade_engine::{Clock as EngineClock, Limits, search_record};
 use cannonade_games::{AnyGame, AnyRecord, GameKind};
 use cannonade_store::{EventRow, Finish, GameRow, RatingRow};
 use cannonade_wire::{
@@ -1042,7 +1042,8 @@ impl Actor {
         let Some(level) = self.players[side.index()].ai else { return };
         let Some(tx) = self.self_tx.as_ref().and_then(|w| w.upgrade()) else { return };
         self.ai_busy = true;
-        let game = self.record.position();
+        // The record, not only the position: the repetition rules need the history.
+        let record = self.record.clone();
         let ply = self.moves.len() as u32;
         let stop = self.ai_stop.clone();
         let config = &self.app.config;
@@ -1071,11 +1072,12 @@ impl Actor {
         };
         tokio::spawn(async move {
             // Bounded blocking work: a node and time budget, on the blocking pool.
-            let best =
-                tokio::task::spawn_blocking(move || search_any(&game, &limits, &stop, |_| {}).best)
-                    .await
-                    .ok()
-                    .flatten();
+            let best = tokio::task::spawn_blocking(move || {
+                search_record(&record, &limits, &stop, |_| {}).best
+            })
+            .await
+            .ok()
+            .flatten();
             let _ = tx.send(Cmd::Ai { ply, mv: best }).await;
         });
     }
