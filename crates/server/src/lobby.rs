@@ -1,6 +1,7 @@
 //! The lobby: open seeks (public ones listed, private ones reached by invite code) and the
 //! list of live games, streamed to subscribed sockets.
 
+use crate::game::GameOptions;
 use crate::ids;
 use crate::state::{App, Conn, Frame, lock};
 use cannonade_games::{AnyGame, GameKind};
@@ -34,17 +35,21 @@ pub type Refusal = (ErrorCode, String);
 const MAX_INITIAL_MS: u64 = 3 * 3600 * 1000;
 const MAX_INCREMENT_MS: u64 = 60 * 1000;
 
-/// Checks a game's settings: the game is available, its options apply, the clock is sane and
-/// a rated game has a clock. Returns the start position.
+/// Checks a game's settings: the game is available, its options apply, the clock is sane, a
+/// rated game has a clock, and so has a game of a scored format (its game timer alone would
+/// let the side ahead on points run it down by not moving). Returns the start position and
+/// the options.
 pub fn check_settings(
     game: GameKind,
     options: &str,
     clock: TimeControl,
     rated: bool,
-) -> Result<AnyGame, Refusal> {
+) -> Result<(AnyGame, GameOptions), Refusal> {
     let invalid = |m: String| (ErrorCode::Invalid, m);
+    let mut parsed = GameOptions::parse(game, options).map_err(invalid)?;
     let mut start = AnyGame::start(game).map_err(|e| invalid(e.to_string()))?;
-    start.apply_options(options).map_err(|e| invalid(e.to_string()))?;
+    start.apply_options(&parsed.rules).map_err(|e| invalid(e.to_string()))?;
+    parsed.rules = start.options();
     if clock.initial_ms > MAX_INITIAL_MS || clock.increment_ms > MAX_INCREMENT_MS {
         return Err(invalid("clocks are at most 3 hours plus 60 seconds a move".into()));
     }
@@ -54,7 +59,10 @@ pub fn check_settings(
     if rated && clock.untimed() {
         return Err(invalid("rated games have a clock".into()));
     }
-    Ok(start)
+    if clock.untimed() && parsed.game_ms().is_some() {
+        return Err(invalid("a scored format is played with a clock for each side".into()));
+    }
+    Ok((start, parsed))
 }
 
 impl Lobby {

@@ -6,7 +6,7 @@ use crate::ids;
 use crate::state::{App, lock};
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use cannonade_store::{StoreError, User};
+use cannonade_store::{NewPlayer, StoreError, User};
 use cannonade_wire::UserInfo;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -97,27 +97,26 @@ pub async fn resolve(
     Ok((token, cache(app, Arc::new(ctx))))
 }
 
-/// Writes an anonymous user and its session to the store (before it takes a seat, so the
-/// seat survives a restart).
-pub async fn persist(app: &App, user: &UserCtx) -> Result<(), StoreError> {
+/// The user and session to write with the game where this user takes a seat, if they are
+/// not in the store yet (an anonymous user's first seat).
+pub fn unsaved(user: &UserCtx) -> Option<NewPlayer> {
     if user.persisted.load(Ordering::Acquire) {
-        return Ok(());
+        return None;
     }
-    let row = User {
-        id: user.id.clone(),
-        name: user.name.clone(),
-        password_hash: None,
-        created_ms: ids::now_ms(),
-    };
-    let hash = user.token_hash.clone();
-    app.writer
-        .exec(move |store| async move {
-            store.create_user(&row).await?;
-            store.create_session(&hash, &row.id).await
-        })
-        .await?;
+    Some(NewPlayer {
+        user: User {
+            id: user.id.clone(),
+            name: user.name.clone(),
+            password_hash: None,
+            created_ms: ids::now_ms(),
+        },
+        token_hash: user.token_hash.clone(),
+    })
+}
+
+/// Notes that the user is in the store (their first game was written).
+pub fn saved(user: &UserCtx) {
     user.persisted.store(true, Ordering::Release);
-    Ok(())
 }
 
 fn check_name(name: &str) -> Result<(), AccountError> {

@@ -161,11 +161,13 @@ impl Socket {
         }
     }
 
-    async fn human(&self) -> Result<SeatSpec, Refusal> {
-        session::persist(&self.app, &self.conn.user)
-            .await
-            .map_err(|e| (ErrorCode::Storage, e.to_string()))?;
-        Ok(SeatSpec::Human { id: self.conn.user.id.clone(), name: self.conn.user.name.clone() })
+    /// This socket's user as a seat; an anonymous user is written with the game.
+    fn human(&self) -> SeatSpec {
+        SeatSpec::Human {
+            id: self.conn.user.id.clone(),
+            name: self.conn.user.name.clone(),
+            session: Some(self.conn.user.clone()),
+        }
     }
 
     async fn dispatch(&mut self, msg: ClientMsg, at: Instant) -> Result<(), Refusal> {
@@ -213,14 +215,12 @@ impl Socket {
             ClientMsg::CancelSeek { id } => app.lobby.cancel(&self.conn, &id)?,
             ClientMsg::AcceptSeek { id } => {
                 let seek = app.lobby.take(&self.conn, &id)?;
-                let me = self.human().await?;
+                let me = self.human();
                 let them = SeatSpec::Human {
                     id: seek.conn.user.id.clone(),
                     name: seek.conn.user.name.clone(),
+                    session: Some(seek.conn.user.clone()),
                 };
-                if let Err(e) = session::persist(&app, &seek.conn.user).await {
-                    return Err((ErrorCode::Storage, e.to_string()));
-                }
                 // Seats by lot.
                 let seats = if crate::ids::random_bytes::<1>()[0] & 1 == 0 {
                     [me, them]
@@ -240,7 +240,7 @@ impl Socket {
                 if !(1..=8).contains(&level) {
                     return Err((ErrorCode::Invalid, "levels run from 1 to 8".into()));
                 }
-                let me = self.human().await?;
+                let me = self.human();
                 let seat = seat.unwrap_or(if crate::ids::random_bytes::<1>()[0] & 1 == 0 {
                     Seat::First
                 } else {
@@ -258,7 +258,7 @@ impl Socket {
                 .await?;
             }
             ClientMsg::Hotseat { game, options, clock } => {
-                let me = self.human().await?;
+                let me = self.human();
                 game::start_game(
                     &app,
                     GameSpec { kind: game, options, clock, rated: false, seats: [me.clone(), me] },

@@ -451,3 +451,32 @@ async fn the_engine_plays_banqi_flips_through_the_dealer() {
     assert!(reply.contains('='), "the engine's first move is a flip too: {reply}");
     assert!(legal.is_some());
 }
+
+#[tokio::test]
+async fn the_commander_tactical_game_is_an_option_with_a_fifteen_minute_game_timer() {
+    let (addr, _) = server(config()).await;
+    let mut c = Client::connect(addr, None).await;
+    let hotseat =
+        |game, options: &str, clock| ClientMsg::Hotseat { game, options: options.into(), clock };
+    // A scored format is Commander Chess's, and is played with clocks.
+    c.send(hotseat(GameKind::Commander, "format=tactical", tc(0, 0))).await;
+    assert_eq!(c.error().await.0, ErrorCode::Invalid);
+    c.send(hotseat(GameKind::Xiangqi, "format=tactical", tc(60_000, 0))).await;
+    assert_eq!(c.error().await.0, ErrorCode::Invalid);
+    c.send(hotseat(GameKind::Commander, "format=tactical", tc(600_000, 0))).await;
+    let (game, _) = c.started().await;
+    c.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    let snap = c.snapshot().await;
+    assert_eq!(snap.options, "format=tactical");
+    // Rules §13.3: 15 minutes for the whole game, from the first move on.
+    assert_eq!((snap.clock.game_ms, snap.clock.running), (Some(900_000), None));
+    let mv = snap.legal.unwrap()[0].mv.clone();
+    c.send(ClientMsg::Move { game, ply: 0, mv }).await;
+    let ServerMsg::Event { event: GameEvent::Moved { clock, .. }, .. } = c
+        .until("a move", |m| matches!(m, ServerMsg::Event { event: GameEvent::Moved { .. }, .. }))
+        .await
+    else {
+        unreachable!()
+    };
+    assert_eq!((clock.game_ms, clock.running), (Some(900_000), Some(cannonade_wire::Seat::Second)));
+}

@@ -13,7 +13,7 @@ mod rows;
 mod sql;
 
 pub use error::StoreError;
-pub use rows::{EventRow, Finish, GameRow, RatingRow, User};
+pub use rows::{EventRow, Finish, GameRow, NewPlayer, RatingRow, User};
 pub use sql::SqlStore;
 
 use std::future::Future;
@@ -24,8 +24,14 @@ pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>>
 
 /// Everything the server keeps across restarts.
 pub trait Store: Send + Sync + 'static {
-    /// Records a new live game.
-    fn create_game<'a>(&'a self, game: &'a GameRow) -> StoreFuture<'a, ()>;
+    /// Records a new live game and the players written with it (users taking their first
+    /// seat, with their sessions), in one transaction: a game is never stored without its
+    /// players, nor they without the game.
+    fn create_game<'a>(
+        &'a self,
+        game: &'a GameRow,
+        new_players: &'a [NewPlayer],
+    ) -> StoreFuture<'a, ()>;
     /// Appends game events, all in one transaction: when this returns `Ok`, every event is
     /// durable; on `Err`, none is.
     fn append<'a>(&'a self, events: &'a [EventRow]) -> StoreFuture<'a, ()>;

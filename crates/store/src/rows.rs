@@ -98,3 +98,13 @@ pub struct User {
     /// Created at.
     pub created_ms: i64,
 }
+
+/// A user written to the store with the game where they take their first seat (anonymous
+/// users are stored only then), with the session they play in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewPlayer {
+    /// The user.
+    pub user: User,
+    /// Their session's token hash.
+    pub token_hash: String,
+}

@@ -2,9 +2,11 @@
 //! and PostgreSQL. Parameters are written `$1`, which both accept.
 
 use crate::migrations::migrator;
-use crate::{EventRow, Finish, GameRow, RatingRow, Store, StoreError, StoreFuture, User};
+use crate::{
+    EventRow, Finish, GameRow, NewPlayer, RatingRow, Store, StoreError, StoreFuture, User,
+};
 use sqlx::any::{AnyPoolOptions, AnyRow};
-use sqlx::{AnyPool, Row};
+use sqlx::{AnyConnection, AnyPool, Row};
 
 /// A store on SQLite or PostgreSQL, picked by the URL's scheme.
 #[derive(Clone, Debug)]
@@ -68,7 +70,16 @@ impl SqlStore {
         Ok(SqlStore { pool })
     }
 
-    async fn create_game_inner(&self, g: &GameRow) -> Result<(), StoreError> {
+    async fn create_game_inner(
+        &self,
+        g: &GameRow,
+        new_players: &[NewPlayer],
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        for p in new_players {
+            insert_user(&mut tx, &p.user).await?;
+            insert_session(&mut tx, &p.token_hash, &p.user.id).await?;
+        }
         let sql = format!(
             "INSERT INTO games ({GAME_COLUMNS}) VALUES \
              ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21)"
@@ -95,8 +106,9 @@ impl SqlStore {
             .bind(&g.export)
             .bind(g.created_ms)
             .bind(g.ended_ms)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
+        tx.commit().await?;
         Ok(())
     }
 
@@ -183,16 +195,7 @@ impl SqlStore {
     }
 
     async fn create_user_inner(&self, u: &User) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO users (id, name, password_hash, created_ms) VALUES ($1, $2, $3, $4)",
-        )
-        .bind(&u.id)
-        .bind(&u.name)
-        .bind(&u.password_hash)
-        .bind(u.created_ms)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        insert_user(&mut *self.pool.acquire().await?, u).await
     }
 
     async fn user_by_name_inner(&self, name: &str) -> Result<Option<User>, StoreError> {
@@ -209,13 +212,7 @@ impl SqlStore {
         token_hash: &str,
         user_id: &str,
     ) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO sessions (token_hash, user_id, created_ms) VALUES ($1, $2, $3)")
-            .bind(token_hash)
-            .bind(user_id)
-            .bind(now_ms())
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        insert_session(&mut *self.pool.acquire().await?, token_hash, user_id).await
     }
 
     async fn session_user_inner(&self, token_hash: &str) -> Result<Option<User>, StoreError> {
@@ -256,6 +253,31 @@ impl SqlStore {
     }
 }
 
+async fn insert_user(conn: &mut AnyConnection, u: &User) -> Result<(), StoreError> {
+    sqlx::query("INSERT INTO users (id, name, password_hash, created_ms) VALUES ($1, $2, $3, $4)")
+        .bind(&u.id)
+        .bind(&u.name)
+        .bind(&u.password_hash)
+        .bind(u.created_ms)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+async fn insert_session(
+    conn: &mut AnyConnection,
+    token_hash: &str,
+    user_id: &str,
+) -> Result<(), StoreError> {
+    sqlx::query("INSERT INTO sessions (token_hash, user_id, created_ms) VALUES ($1, $2, $3)")
+        .bind(token_hash)
+        .bind(user_id)
+        .bind(now_ms())
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
 /// Milliseconds since the Unix epoch.
 fn now_ms() -> i64 {
     std::time::SystemTime::now()
@@ -265,8 +287,12 @@ fn now_ms() -> i64 {
 }
 
 impl Store for SqlStore {
-    fn create_game<'a>(&'a self, game: &'a GameRow) -> StoreFuture<'a, ()> {
-        Box::pin(self.create_game_inner(game))
+    fn create_game<'a>(
+        &'a self,
+        game: &'a GameRow,
+        new_players: &'a [NewPlayer],
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(self.create_game_inner(game, new_players))
     }
     fn append<'a>(&'a self, events: &'a [EventRow]) -> StoreFuture<'a, ()> {
         Box::pin(self.append_inner(events))

@@ -1,7 +1,7 @@
 //! The store's contract, on embedded SQLite always and on PostgreSQL when
 //! `CANNONADE_TEST_POSTGRES` names a database (CI: `postgres://postgres@127.0.0.1:5432/test`).
 
-use cannonade_store::{EventRow, Finish, GameRow, RatingRow, SqlStore, Store, User};
+use cannonade_store::{EventRow, Finish, GameRow, NewPlayer, RatingRow, SqlStore, Store, User};
 
 fn game(id: &str) -> GameRow {
     GameRow {
@@ -41,9 +41,11 @@ async fn contract(store: &dyn Store, prefix: &str) {
     assert_eq!(store.session_user("nope").await.unwrap(), None);
 
     let g = game(prefix);
-    store.create_game(&g).await.unwrap();
+    store.create_game(&g, &[]).await.unwrap();
     assert_eq!(store.game(prefix).await.unwrap(), Some(g.clone()));
     assert!(store.live_games().await.unwrap().iter().any(|x| x.id == prefix));
+
+    first_seat_and_game_are_one_transaction(store, prefix).await;
 
     let ev = |v: i64| EventRow { game_id: prefix.into(), v, body: format!("{{\"n\":{v}}}") };
     store.append(&[ev(1), ev(2)]).await.unwrap();
@@ -74,6 +76,32 @@ async fn contract(store: &dyn Store, prefix: &str) {
     let over = store.game(prefix).await.unwrap().unwrap();
     assert_eq!((over.status.as_str(), over.export.as_deref()), ("over", Some("record")));
     assert!(!store.live_games().await.unwrap().iter().any(|x| x.id == prefix));
+}
+
+/// A first-time player is written with the game they sit in, or not at all: when the game's
+/// row fails (here its id is taken by the game `prefix`), neither the user nor the session
+/// is left behind.
+async fn first_seat_and_game_are_one_transaction(store: &dyn Store, prefix: &str) {
+    let player = NewPlayer {
+        user: User {
+            id: format!("{prefix}-n1"),
+            name: format!("{prefix}anon"),
+            password_hash: None,
+            created_ms: 6,
+        },
+        token_hash: format!("{prefix}tok-n1"),
+    };
+    let mut taken = game(prefix);
+    taken.users = [Some(player.user.id.clone()), None];
+    assert!(store.create_game(&taken, std::slice::from_ref(&player)).await.is_err());
+    assert_eq!(store.user_by_name(&player.user.name).await.unwrap(), None);
+    assert_eq!(store.session_user(&player.token_hash).await.unwrap(), None);
+
+    let mut fresh = taken.clone();
+    fresh.id = format!("{prefix}-g2");
+    store.create_game(&fresh, std::slice::from_ref(&player)).await.unwrap();
+    assert_eq!(store.session_user(&player.token_hash).await.unwrap(), Some(player.user.clone()));
+    assert_eq!(store.game(&fresh.id).await.unwrap(), Some(fresh));
 }
 
 #[tokio::test]

@@ -84,6 +84,11 @@ pub struct ClockState {
     pub remaining_ms: [u64; 2],
     /// The seat whose clock is running, if any: the client counts it down locally.
     pub running: Option<Seat>,
+    /// Commander Chess's scored formats: the game timer, time left for the whole game in
+    /// milliseconds. It runs whenever a seat's clock runs; when it reaches zero the game is
+    /// decided on points. Absent in other games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_ms: Option<u64>,
 }
 
 /// Kinds of offers a player can make.
@@ -186,6 +191,10 @@ pub struct GameResult {
     pub winner: Option<Seat>,
     /// Why (`checkmate`, `time`, `resignation`, … as `cannonade_core::Reason::as_str`).
     pub reason: String,
+    /// Commander Chess's scored formats: each seat's total (`[first, second]`, objective bonus
+    /// included) at the end, whatever the reason. Absent in other games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<[u32; 2]>,
 }
 
 /// The crowd's record for one seat: on how many of that seat's moves the spectators' most

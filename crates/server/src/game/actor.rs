@@ -1,15 +1,17 @@
 //! The actor of one game: the only writer of its state. Every accepted move is committed to
 //! the store before anyone hears of it.
 
-use super::clock::Clock;
+use super::clock::{Clock, Expired};
 use super::export::export;
+use super::format::{self, GameOptions};
 use super::proposals::Proposals;
 use super::{Cmd, Dealer, GameHandle, GameSpec, SeatSpec, Summary, start_game};
 use crate::rating::Rating;
 use crate::state::{App, Conn, Frame, lock};
 use cannonade_banqi::DealSeed;
+use cannonade_commander::points::Format;
 use cannonade_core::{Next, Side};
-use cannonade_engine::{Clock as EngineClock, Limits, search_any};
+use cannonade_engine::{Clock as EngineClock, Limits, search_record};
 use cannonade_games::{AnyGame, AnyRecord, GameKind};
 use cannonade_store::{EventRow, Finish, GameRow, RatingRow};
 use cannonade_wire::{
@@ -56,6 +58,8 @@ pub struct Actor {
     id: String,
     kind: GameKind,
     options: String,
+    /// Commander Chess's scored format (standard elsewhere).
+    format: Format,
     rated: bool,
     tc: TimeControl,
     players: [Player; 2],
@@ -111,7 +115,8 @@ impl Actor {
     ) -> Result<Actor, String> {
         let kind: GameKind = row.kind.parse().map_err(|e| format!("{e}"))?;
         let mut start = AnyGame::from_fen(kind, &row.start_fen).map_err(|e| e.to_string())?;
-        start.apply_options(&row.options).map_err(|e| e.to_string())?;
+        let options = GameOptions::parse(kind, &row.options)?;
+        start.apply_options(&options.rules).map_err(|e| e.to_string())?;
         let dealer = match (&row.seed, &start) {
             (Some(hex), AnyGame::Banqi(p)) => {
                 Some(Dealer::new(p, DealSeed::from_hex(hex).map_err(|e| e.to_string())?))
@@ -152,6 +157,7 @@ impl Actor {
             id: row.id.clone(),
             kind,
             options: row.options.clone(),
+            format: options.format,
             rated: row.rated,
             tc,
             record: AnyRecord::new(start.clone()),
@@ -159,7 +165,7 @@ impl Actor {
             moves: Vec::new(),
             commitment: row.commitment.clone(),
             dealer,
-            clock: Clock::new(tc),
+            clock: Clock::new(tc, options.game_ms()),
             events: Vec::new(),
             result: None,
             revealed_seed: None,
@@ -218,7 +224,7 @@ impl Actor {
                     .play_text(&info.mv)
                     .map_err(|e| format!("stored move {}: {e}", info.mv))?;
                 self.moves.push(info.clone());
-                self.clock = Clock::restored(self.tc, clock.remaining_ms);
+                self.clock = Clock::restored(self.tc, clock);
                 self.offers.retain(|(k, _)| *k == OfferKind::Rematch);
             }
             GameEvent::Offered { kind, seat } => self.offers.push((*kind, *seat)),
@@ -227,7 +233,7 @@ impl Actor {
                 let keep = self.moves.len().saturating_sub(*moves as usize);
                 self.moves.truncate(keep);
                 self.rebuild()?;
-                self.clock = Clock::restored(self.tc, clock.remaining_ms);
+                self.clock = Clock::restored(self.tc, clock);
                 self.offers.clear();
             }
             GameEvent::Ended { result, seed, .. } => {
@@ -269,6 +275,13 @@ impl Actor {
         // A game that ended before a crash but whose end was not stored is finished now.
         if self.result.is_some() && !self.finished_stored {
             self.store_finish().await;
+        }
+        // A move that ended the game was stored but its end was not (a crash in between).
+        if self.result.is_none()
+            && let Next::Over(outcome) = format::judge(&self.record, self.format, false)
+            && let Err((_, e)) = self.end(outcome.winner, outcome.reason.as_str()).await
+        {
+            tracing::error!(game = %self.id, "could not end the game: {e}");
         }
         self.maybe_ai();
         loop {
@@ -796,7 +809,10 @@ impl Actor {
             OfferKind::Rematch => {
                 let seat = |p: &Player| match (&p.user, p.ai) {
                     (_, Some(level)) => SeatSpec::Ai(level),
-                    (Some(id), None) => SeatSpec::Human { id: id.clone(), name: p.name.clone() },
+                    (Some(id), None) => {
+                        // Both players are stored: they sat in this game.
+                        SeatSpec::Human { id: id.clone(), name: p.name.clone(), session: None }
+                    }
                     (None, None) => SeatSpec::Ai(1),
                 };
                 let spec = GameSpec {
@@ -832,10 +848,10 @@ impl Actor {
             _ => canonical,
         };
         let mut clock = self.clock.clone();
-        if clock.press(side, at).is_err() {
+        if let Err(expired) = clock.press(side, at) {
             self.clock = clock;
-            self.end(Some(side.opponent()), "time").await?;
-            return refuse(ErrorCode::GameOver, "your time ran out before the move arrived");
+            self.time_out(expired).await?;
+            return refuse(ErrorCode::GameOver, "time ran out before the move arrived");
         }
         self.record.play_text(&recorded).map_err(|e| (ErrorCode::IllegalMove, e.to_string()))?;
         let ply = self.moves.len() as u32;
@@ -862,10 +878,23 @@ impl Actor {
         self.app.metrics.moves.fetch_add(1, Relaxed);
         self.reveal_proposals(side, &recorded);
         self.app.metrics.observe_move(received.elapsed().as_micros() as u64);
-        if let Next::Over(outcome) = self.record.next() {
+        if let Next::Over(outcome) = format::judge(&self.record, self.format, false) {
             self.end(outcome.winner, outcome.reason.as_str()).await?;
         }
         Ok(())
+    }
+
+    /// Ends the game when time ran out: a flagged seat loses (rules §12.4), an expired game
+    /// timer decides on points (§13.3).
+    async fn time_out(&mut self, expired: Expired) -> Result<(), Refusal> {
+        match expired {
+            Expired::Flag(side) => self.end(Some(side.opponent()), "time").await,
+            Expired::GameTime => match format::judge(&self.record, self.format, true) {
+                Next::Over(outcome) => self.end(outcome.winner, outcome.reason.as_str()).await,
+                // Only scored formats have a game timer, and those are decided on time.
+                _ => self.end(None, "time").await,
+            },
+        }
     }
 
     fn reveal_proposals(&mut self, side: Side, played: &str) {
@@ -904,11 +933,9 @@ impl Actor {
 
     async fn on_deadline(&mut self) {
         let now = Instant::now();
-        if let Some(side) = self.clock.running()
-            && self.clock.remaining(side, now) == 0
-        {
+        if let Some(expired) = self.clock.expired(now) {
             self.clock.stop(now);
-            if let Err((_, e)) = self.end(Some(side.opponent()), "time").await {
+            if let Err((_, e)) = self.time_out(expired).await {
                 tracing::error!(game = %self.id, "could not end the game on time: {e}");
             }
         }
@@ -921,7 +948,11 @@ impl Actor {
         }
         let now = Instant::now();
         self.clock.stop(now);
-        let result = GameResult { winner: winner.map(seat_of), reason: reason.to_string() };
+        let result = GameResult {
+            winner: winner.map(seat_of),
+            reason: reason.to_string(),
+            points: format::points(&self.record, self.format),
+        };
         let seed = self.dealer.as_ref().map(Dealer::reveal_seed);
         let event = GameEvent::Ended {
             result: result.clone(),
@@ -1011,7 +1042,8 @@ impl Actor {
         let Some(level) = self.players[side.index()].ai else { return };
         let Some(tx) = self.self_tx.as_ref().and_then(|w| w.upgrade()) else { return };
         self.ai_busy = true;
-        let game = self.record.position();
+        // The record, not only the position: the repetition rules need the history.
+        let record = self.record.clone();
         let ply = self.moves.len() as u32;
         let stop = self.ai_stop.clone();
         let config = &self.app.config;
@@ -1019,8 +1051,10 @@ impl Actor {
         let nodes = (config.ai_max_nodes >> (2 * (8 - level as u32))).max(64);
         let mut time = config.ai_max_time;
         let mut soft_time = None;
-        if !self.clock.untimed() {
-            let left = self.clock.remaining(side, Instant::now());
+        let now = Instant::now();
+        // The engine's own clock, or the game timer of a scored format if that is shorter.
+        let own = (!self.tc.untimed()).then(|| self.clock.remaining(side, now));
+        if let Some(left) = own.into_iter().chain(self.clock.game_left(now)).min() {
             let clock = EngineClock {
                 remaining_ms: left,
                 increment_ms: self.tc.increment_ms,
@@ -1038,11 +1072,12 @@ impl Actor {
         };
         tokio::spawn(async move {
             // Bounded blocking work: a node and time budget, on the blocking pool.
-            let best =
-                tokio::task::spawn_blocking(move || search_any(&game, &limits, &stop, |_| {}).best)
-                    .await
-                    .ok()
-                    .flatten();
+            let best = tokio::task::spawn_blocking(move || {
+                search_record(&record, &limits, &stop, |_| {}).best
+            })
+            .await
+            .ok()
+            .flatten();
             let _ = tx.send(Cmd::Ai { ply, mv: best }).await;
         });
     }

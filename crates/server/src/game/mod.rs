@@ -5,14 +5,16 @@ mod actor;
 pub mod clock;
 mod dealer;
 mod export;
+mod format;
 pub mod proposals;
 
 use crate::ids;
 use crate::lobby::{Refusal, check_settings};
+use crate::session::{self, UserCtx};
 use crate::state::{App, Conn, lock};
 use cannonade_banqi::DealSeed;
 use cannonade_games::{AnyGame, AnyMove, GameKind};
-use cannonade_store::{EventRow, GameRow};
+use cannonade_store::{EventRow, GameRow, NewPlayer};
 use cannonade_wire::{ClientMsg, ErrorCode, Role, ServerMsg, TimeControl};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32};
@@ -20,6 +22,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 pub use dealer::Dealer;
+pub use format::GameOptions;
 
 /// What a game shows in the lobby, updated by its actor.
 #[derive(Debug)]
@@ -81,12 +84,15 @@ pub struct GameHandle {
 /// Who sits in a seat of a game being created.
 #[derive(Clone, Debug)]
 pub enum SeatSpec {
-    /// A user (already persisted).
+    /// A user.
     Human {
         /// User id.
         id: String,
         /// Name.
         name: String,
+        /// Their session, when they may not be in the store yet: an anonymous user is
+        /// written with the game where they take their first seat.
+        session: Option<Arc<UserCtx>>,
     },
     /// The engine at a level 1–8.
     Ai(u8),
@@ -110,7 +116,7 @@ pub struct GameSpec {
 /// Creates a game: checks the settings, draws a Banqi seed, stores the game, starts its
 /// actor and tells both players' sockets. Returns the game id.
 pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusal> {
-    let start = check_settings(spec.kind, &spec.options, spec.clock, spec.rated)?;
+    let (start, options) = check_settings(spec.kind, &spec.options, spec.clock, spec.rated)?;
     let seed = match &start {
         AnyGame::Banqi(_) => Some(
             DealSeed::random().map_err(|e| (ErrorCode::Storage, format!("no random seed: {e}")))?,
@@ -118,7 +124,7 @@ pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusa
         _ => None,
     };
     let seat = |s: &SeatSpec| match s {
-        SeatSpec::Human { id, name } => (Some(id.clone()), name.clone(), None),
+        SeatSpec::Human { id, name, .. } => (Some(id.clone()), name.clone(), None),
         SeatSpec::Ai(level) => (None, format!("AI level {level}"), Some(*level as i64)),
     };
     let (u0, n0, a0) = seat(&spec.seats[0]);
@@ -126,7 +132,7 @@ pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusa
     let row = GameRow {
         id: ids::short_id(),
         kind: spec.kind.name().to_string(),
-        options: start.options(),
+        options: options.text(),
         start_fen: start.fen(),
         initial_ms: spec.clock.initial_ms as i64,
         increment_ms: spec.clock.increment_ms as i64,
@@ -144,8 +150,28 @@ pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusa
         ended_ms: None,
     };
     let stored = row.clone();
+    let sessions: Vec<Arc<UserCtx>> = spec
+        .seats
+        .iter()
+        .filter_map(|s| match s {
+            SeatSpec::Human { session, .. } => session.clone(),
+            SeatSpec::Ai(_) => None,
+        })
+        .collect();
     app.writer
-        .exec(move |store| async move { store.create_game(&stored).await })
+        .exec(move |store| async move {
+            // Decided on the writer task, which runs one write at a time: of two games
+            // seating a new user at once, the first writes them.
+            let mut new: Vec<NewPlayer> = Vec::new();
+            for p in sessions.iter().filter_map(|u| session::unsaved(u)) {
+                if !new.iter().any(|n| n.user.id == p.user.id) {
+                    new.push(p);
+                }
+            }
+            store.create_game(&stored, &new).await?;
+            sessions.iter().for_each(|u| session::saved(u));
+            Ok(())
+        })
         .await
         .map_err(|e| (ErrorCode::Storage, e.to_string()))?;
     let id = row.id.clone();

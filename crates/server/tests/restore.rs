@@ -1,0 +1,183 @@
+//! Games written to the store as a crashed server would have left them, brought back by a new
+//! server on the same database: Commander Chess's scored formats end as rules §13.3 says
+//! (the game timer resumes where it stood, without the downtime; an objective reached just
+//! before the crash ends the game at restart), and the engine searches with the game's
+//! history.
+
+mod common;
+
+use cannonade_games::{AnyGame, AnyRecord, GameKind};
+use cannonade_store::{EventRow, GameRow, SqlStore, Store};
+use cannonade_wire::{ClientMsg, ClockState, GameEvent, MoveInfo, PublicPosition, Seat};
+use common::{Client, config, server};
+use std::time::Duration;
+
+/// A file store of its own for one test.
+async fn file_store(name: &str) -> (String, SqlStore) {
+    let dir = std::env::temp_dir().join(format!("cannonade-restore-{}-{name}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).unwrap();
+    let url = format!("sqlite://{}/s.db", dir.display());
+    let store = SqlStore::connect(&url).await.unwrap();
+    (url, store)
+}
+
+fn row(id: &str, kind: GameKind, options: &str, fen: &str, ai: [Option<i64>; 2]) -> GameRow {
+    let user = |i: usize| ai[i].is_none().then(|| format!("{id}-u{i}"));
+    GameRow {
+        id: id.into(),
+        kind: kind.name().into(),
+        options: options.into(),
+        start_fen: fen.into(),
+        initial_ms: 600_000,
+        increment_ms: 0,
+        rated: false,
+        users: [user(0), user(1)],
+        names: ["one".into(), "two".into()],
+        ai,
+        seed: None,
+        commitment: None,
+        status: "live".into(),
+        result: None,
+        crowd: None,
+        export: None,
+        created_ms: 1,
+        ended_ms: None,
+    }
+}
+
+/// The events of `moves` played from `fen`, each stored with `clock`.
+fn moved(kind: GameKind, fen: &str, id: &str, moves: &[&str], clock: ClockState) -> Vec<EventRow> {
+    let mut record = AnyRecord::new(AnyGame::from_fen(kind, fen).unwrap());
+    let mut rows = Vec::new();
+    for (ply, text) in moves.iter().enumerate() {
+        let pos = record.position();
+        let seat = pos.mover().into();
+        let mv = pos.parse_move(text).unwrap();
+        let info = MoveInfo { mv: pos.move_text(mv), display: pos.display_move(mv), seat };
+        record.play(mv).unwrap();
+        let event = GameEvent::Moved {
+            ply: ply as u32,
+            info,
+            position: PublicPosition::of(&record.position()),
+            clock,
+        };
+        rows.push(EventRow {
+            game_id: id.into(),
+            v: ply as i64 + 1,
+            body: serde_json::to_string(&event).unwrap(),
+        });
+    }
+    rows
+}
+
+/// A file store holding `game` and its `moves` (each stored with Blue's / the second seat's
+/// clock running and `game_ms` on the game timer), and a server started on it.
+async fn restart(
+    g: GameRow,
+    moves: &[&str],
+    game_ms: Option<u64>,
+    down: Duration,
+) -> (std::net::SocketAddr, SqlStore) {
+    let (url, store) = file_store(&g.id).await;
+    let clock =
+        ClockState { remaining_ms: [600_000, 600_000], running: Some(Seat::Second), game_ms };
+    let kind: GameKind = g.kind.parse().unwrap();
+    store.create_game(&g, &[]).await.unwrap();
+    store.append(&moved(kind, &g.start_fen, &g.id, moves, clock)).await.unwrap();
+    tokio::time::sleep(down).await;
+    let (addr, _app) = server(cannonade_server::Config { db: url, ..config() }).await;
+    (addr, store)
+}
+
+async fn watch(addr: std::net::SocketAddr, game: &str) -> (Client, Box<cannonade_wire::Snapshot>) {
+    let mut c = Client::connect(addr, None).await;
+    c.send(ClientMsg::Watch { game: game.into(), since: None }).await;
+    let snap = c.snapshot().await;
+    (c, snap)
+}
+
+/// Polls the store until the game is archived.
+async fn archived(store: &SqlStore, id: &str) -> GameRow {
+    for _ in 0..100 {
+        let g = store.game(id).await.unwrap().unwrap();
+        if g.status == "over" {
+            return g;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the game was never archived");
+}
+
+/// Red's Tank takes a Blue Infantry (Blue keeps another, so no objective is reached).
+const TANK_TAKES: &str = "9c1/11/9im/11/11/11/11/11/2T1i6/9IM/11/10C r - - 0 1";
+/// Red's Tank can take Blue's only Navy: the sea battle (§13.2).
+const SEA_BATTLE: &str = "9c1/11/9im/11/11/11/11/11/n1T8/9IM/11/10C r - - 0 1";
+
+#[tokio::test]
+async fn the_tactical_game_timer_resumes_without_the_downtime_and_ends_on_points() {
+    let g = row("tt", GameKind::Commander, "format=tactical", TANK_TAKES, [None, None]);
+    // Down for longer than the game time left: none of it is charged.
+    let (addr, store) = restart(g, &["Tc4xe4"], Some(1_500), Duration::from_millis(1_600)).await;
+    let (mut c, snap) = watch(addr, "tt").await;
+    assert_eq!(snap.result, None, "the downtime was charged");
+    assert_eq!(snap.options, "format=tactical");
+    let left = snap.clock.game_ms.unwrap();
+    assert!((1..=1_500).contains(&left), "{left}");
+    assert_eq!(snap.clock.running, Some(Seat::Second));
+    // Rules §13.3: when the game time expires, the higher score wins.
+    let GameEvent::Ended { result, clock, .. } = c.ended().await else { unreachable!() };
+    assert_eq!((result.reason.as_str(), result.winner), ("points", Some(Seat::First)));
+    let points = result.points.unwrap();
+    assert!(points[0] > 0 && points[1] == 0, "{points:?}");
+    assert_eq!(clock.game_ms, Some(0));
+    let over = archived(&store, "tt").await;
+    let stored: cannonade_wire::GameResult =
+        serde_json::from_str(over.result.as_deref().unwrap()).unwrap();
+    assert_eq!(stored, result);
+}
+
+#[tokio::test]
+async fn an_objective_stored_without_its_end_ends_the_tactical_game_at_restart() {
+    let g = row("ob", GameKind::Commander, "format=tactical", SEA_BATTLE, [None, None]);
+    let (addr, store) = restart(g, &["Tc4_a4"], Some(800_000), Duration::ZERO).await;
+    let (_c, snap) = watch(addr, "ob").await;
+    // Rules §13.3: the sea battle ends the tactical game; Red gets the 50-point bonus on top
+    // of the Navy's 80 and wins on points.
+    let result = snap.result.expect("the game ended at restart");
+    assert_eq!((result.reason.as_str(), result.winner), ("points", Some(Seat::First)));
+    assert_eq!(result.points, Some([130, 0]));
+    assert_eq!(archived(&store, "ob").await.status, "over");
+}
+
+/// Red's chariot checks Black's general up and down the d-file's side; Black's only escape
+/// squares are d9 and d8 (an advisor holds d7), or its chariot can block on c8.
+const CHECKED: &str = "3k5/R8/3a5/9/2r6/9/9/9/9/4K4 w";
+/// Seven plies of that dance: Black to move in check, and d8d9 would make the position
+/// after it occur a third time.
+const DANCE: [&str; 7] = ["a8a9", "d9d8", "a9a8", "d8d9", "a8a9", "d9d8", "a9a8"];
+
+#[tokio::test]
+async fn the_engine_searches_with_the_history_and_avoids_a_losing_repetition() {
+    // Without the history the escape d8d9 is the obvious move (blocking loses the chariot);
+    // under Xiangqi's seed rule it is a third occurrence, which loses at once.
+    let mut record = AnyRecord::new(AnyGame::from_fen(GameKind::Xiangqi, CHECKED).unwrap());
+    for m in DANCE {
+        record.play_text(m).unwrap();
+    }
+    let limits = cannonade_engine::Limits { depth: Some(4), ..Default::default() };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let blind = cannonade_engine::search_any(&record.position(), &limits, &stop, |_| {});
+    assert_eq!(blind.best_text.as_deref(), Some("d8d9"), "the test position no longer tempts");
+    let mut after = record.clone();
+    after.play_text("d8d9").unwrap();
+    let red_wins = |o: cannonade_core::Outcome| o.winner == Some(cannonade_core::Side::First);
+    assert!(matches!(after.next(), cannonade_core::Next::Over(o) if red_wins(o)));
+
+    let g = row("rp", GameKind::Xiangqi, "repetition=seed", CHECKED, [None, Some(4)]);
+    // The restored game's engine is to move.
+    let (addr, _store) = restart(g, &DANCE, None, Duration::ZERO).await;
+    let (mut c, _) = watch(addr, "rp").await;
+    let (v, ply, mv, _) = c.moved().await;
+    assert_eq!((v, ply, mv.as_str()), (8, 7, "c5c8"));
+}
