@@ -131,10 +131,32 @@ async fn postgres_store_when_configured() {
         eprintln!("CANNONADE_TEST_POSTGRES not set: PostgreSQL part skipped");
         return;
     };
-    let store = SqlStore::connect(&url).await.unwrap();
-    // Unique ids per run: the database outlives the test.
+    // A database of its own per run: the server outlives the test, and another branch's
+    // migrations applied to a shared database would make ours refuse to start.
     let nanos =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
     let prefix = format!("pg{}x{nanos}", std::process::id());
+    let (scratch, drop_it) = scratch_database(&url, &prefix).await;
+    let store = SqlStore::connect(&scratch).await.unwrap();
     contract(&store, &prefix).await;
+    drop(store);
+    drop_it.await;
+}
+
+/// Creates an empty database beside the one `url` names; returns its URL and a future that
+/// drops it.
+async fn scratch_database(url: &str, name: &str) -> (String, impl Future<Output = ()>) {
+    use sqlx::Connection;
+    sqlx::any::install_default_drivers();
+    let (base, _) = url.rsplit_once('/').expect("a PostgreSQL URL ends in /DATABASE");
+    let mut admin = sqlx::AnyConnection::connect(url).await.unwrap();
+    sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut admin).await.unwrap();
+    let scratch = format!("{base}/{name}");
+    let name = name.to_string();
+    let url = url.to_string();
+    (scratch, async move {
+        let mut admin = sqlx::AnyConnection::connect(&url).await.unwrap();
+        let sql = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
+        sqlx::query(&sql).execute(&mut admin).await.unwrap();
+    })
 }
