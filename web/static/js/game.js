@@ -3,7 +3,7 @@
 
 import { Board } from './board.js';
 import { play } from './sound.js';
-import { h, rememberGame, seatName, seatColour, resultText, download, prefs, savePrefs } from './ui.js';
+import { h, GAME_NAMES, rememberGame, seatName, seatColour, resultText, download, prefs, savePrefs } from './ui.js';
 
 /** @typedef {import('./types.js').Snapshot} Snapshot */
 /** @typedef {import('./types.js').ServerMsg} ServerMsg */
@@ -438,7 +438,8 @@ export class GameView {
         savePrefs({ ...p, pieceSet: p.pieceSet === 'hanzi' ? 'latin' : 'hanzi' });
         this.render();
       }));
-    if (s.kind === 'commander')
+    // Zones exist where the server sends them (Commander Chess).
+    if (s.position.air_defence)
       items.push(btn(this.showZones ? 'Hide air defence' : 'Show air defence', 'zones', () => {
         this.showZones = !this.showZones;
         this.render();
@@ -578,10 +579,9 @@ export class GameView {
   renderInfo() {
     const s = this.snap;
     if (!s) return;
-    const names = { xiangqi: 'Xiangqi', banqi: 'Banqi', chessbattle: 'Chess-Battle', commander: 'Commander Chess' };
     const role = s.result ? 'finished' : { first: 'playing', second: 'playing', both: 'hot-seat', spectator: 'watching' }[s.you];
     this.el.info.replaceChildren(
-      h('h2', {}, names[s.kind] ?? s.kind),
+      h('h2', {}, GAME_NAMES[s.kind] ?? s.kind),
       h('p', {}, `${role} · ${s.rated ? 'rated' : 'casual'} · ${s.spectators} watching`),
     );
   }
