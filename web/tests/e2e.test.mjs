@@ -161,6 +161,18 @@ test('hot-seat: one page plays both sides, then resigns', { skip: skip(), timeou
   await other.context().close();
 });
 
+test('rules pages draw their figures on the boards the server describes', { skip: skip(), timeout: 60000 }, async () => {
+  const page = await newPage();
+  for (const game of GAMES) {
+    await page.goto(`${server.url}/rules/${game}.html`);
+    await page.locator('figure .board .piece').first().waitFor();
+  }
+  // The last one is Commander's: its terrain comes from /api/geometry.
+  assert.ok(await page.locator('figure .board .terrain.water').count() > 0);
+  assert.equal(await page.locator('figure .board .lines line.ford').count(), 2);
+  await page.context().close();
+});
+
 test('online: two players and a spectator who proposes; players never see proposals', { skip: skip(), timeout: 180000 }, async () => {
   const alice = await newPage();
   const bob = await newPage();
