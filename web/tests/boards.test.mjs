@@ -32,7 +32,7 @@ function standIn(kind, role, log, fixtures = FIXTURES) {
   let ply = 0;
   const legalAt = (i) => (i < fx.plies.length ? fx.plies[i].legal : fx.legal_after);
   return (ws) => {
-    ws.send(JSON.stringify({ t: 'welcome', protocol: 1, token: 'tok', user: { id: 'u1', name: 'tester', account: false } }));
+    ws.send(JSON.stringify({ t: 'welcome', protocol: 2, token: 'tok', user: { id: 'u1', name: 'tester', account: false }, games: Object.keys(fixtures) }));
     ws.onMessage((text) => {
       const m = JSON.parse(String(text));
       log.push(m);
@@ -85,7 +85,7 @@ for (const kind of Object.keys(FIXTURES)) {
     await page.locator('.board .piece').first().waitFor();
     const fx = FIXTURES[kind];
     assert.equal(await page.locator('.board .piece').count(), Object.keys(fx.start.pieces).length, 'one drawn piece per listed square');
-    const squares = fx.geometry ? fx.geometry.files * fx.geometry.ranks - fx.geometry.missing.length : 132;
+    const squares = fx.geometry.files * fx.geometry.ranks - fx.geometry.missing.length;
     assert.equal(await page.locator('.board rect.hit').count(), squares, 'one target per existing square');
     const plies = Math.min(6, fx.plies.length);
     for (let i = 0; i < plies; i++) {
@@ -105,8 +105,12 @@ for (const kind of Object.keys(FIXTURES)) {
     assert.equal(await page.locator('.board .piece').count(), Object.keys(fx.start.pieces).length);
     await page.locator('[data-nav="end"]').click();
     if (kind === 'commander') {
+      // The zones are the server's, square for square.
+      const zones = fx.plies[plies - 1].position.air_defence;
+      assert.equal(await page.locator('.board .hl.zone').count(), 0, 'zones hidden until asked');
       await page.locator('[data-action="zones"]').click();
-      assert.ok(await page.locator('.board .hl.zone').count() > 0, 'air-defence zones on demand');
+      assert.equal(await page.locator('.board .hl.zone.first').count(), zones.first.length);
+      assert.equal(await page.locator('.board .hl.zone.second').count(), zones.second.length);
     }
     await shot(page, `board-${kind}`);
     if (kind === 'xiangqi') {
@@ -164,25 +168,135 @@ test('phone screen: the whole board fits the width', async () => {
   await page.close();
 });
 
-test('commander: with no pieces and no geometry from the server, the board reads the position text', async () => {
-  // What a server that does not describe Commander yet sends (docs/web-client.md, request 2).
-  const bare = structuredClone(FIXTURES);
-  const fx = bare.commander;
-  const strip = (p) => ({ ...p, pieces: {} });
-  fx.geometry = null;
-  fx.start = strip(fx.start);
-  for (const p of fx.plies) p.position = strip(p.position);
+/** The pieces drawn on the page, by square, as their unit texts. */
+function drawnPieces(page) {
+  return page.locator('.board .piece').evaluateAll((els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-square'), e.getAttribute('data-piece')])));
+}
+
+test('commander: terrain, river, fords, stacks and heroes are drawn from the server\'s description', async () => {
+  // A made-up position (the board knows no rule): a heroic carrier with a heroic passenger.
+  const fake = structuredClone(FIXTURES);
+  const fx = fake.commander;
+  fx.start = { ...fx.start, pieces: { ...fx.start.pieces, b6: '(+N+FT)' } };
   const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-  await page.routeWebSocket(/\/ws/, standIn('commander', 'both', [], bare));
+  await page.routeWebSocket(/\/ws/, standIn('commander', 'both', [], fake));
   await page.goto(`${site.url}/#/game/fx-commander`);
   await page.locator('.board .piece').first().waitFor();
-  const expected = FIXTURES.commander.start.pieces;
-  const drawn = await page.locator('.board .piece').evaluateAll((els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-square'), e.getAttribute('data-piece')])));
-  assert.deepEqual(drawn, expected);
-  await playRecorded(page, 'commander', 0);
+  assert.deepEqual(await drawnPieces(page), fx.start.pieces);
+  const region = (kind) => fx.geometry.regions.find((r) => r.kind === kind).squares.length;
+  assert.equal(await page.locator('.board .terrain.water').count(), region('water'));
+  assert.equal(await page.locator('.board .terrain.coast').count(), region('coast'));
+  assert.equal(await page.locator('.board .lines line.ford').count(), fx.geometry.river.fords.length);
+  const stack = page.locator('.board .piece[data-square="b6"]');
+  assert.equal(await stack.locator('.passenger').count(), 2, 'a carrier and two passengers');
+  assert.equal(await stack.locator('.hero').count(), 2, 'the heroic carrier and the heroic passenger');
+  const label = await page.locator('.board rect.hit[data-square="b6"]').getAttribute('aria-label');
+  assert.equal(label, 'b6, heroic red navy carrying heroic red air force carrying red tank');
+  await page.close();
+});
+
+test('the square in check and the seat colours are the ones the server sends', async () => {
+  const fake = structuredClone(FIXTURES);
+  const fx = fake.banqi;
+  // Before the first flip Banqi seats have no colour; the recorded flip decides them.
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  await page.routeWebSocket(/\/ws/, standIn('banqi', 'both', [], fake));
+  await page.goto(`${site.url}/#/game/fx-banqi`);
+  await page.locator('.board .piece').first().waitFor();
+  assert.equal(fx.start.colours, null);
+  assert.match(await page.locator('.player.bottom .seat-name').innerText(), /First player/);
+  await playRecorded(page, 'banqi', 0);
   await page.locator('.moves .mv[data-ply="1"]').waitFor();
-  const after = await page.locator('.board .piece').evaluateAll((els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-square'), e.getAttribute('data-piece')])));
-  assert.deepEqual(after, FIXTURES.commander.plies[0].position.pieces, 'a stack read from (NI)');
+  const [first] = fx.plies[0].position.colours;
+  const name = first[0].toUpperCase() + first.slice(1);
+  assert.match(await page.locator('.player.bottom .seat-name').innerText(), new RegExp(name));
+  assert.equal(await page.locator(`.player.bottom .seat-dot.${first}`).count(), 1);
+  await page.close();
+  // A check: the marked square is the one named, whatever stands there.
+  const chk = structuredClone(FIXTURES);
+  chk.xiangqi.start = { ...chk.xiangqi.start, in_check: true, check: 'e0' };
+  const page2 = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  await page2.routeWebSocket(/\/ws/, standIn('xiangqi', 'both', [], chk));
+  await page2.goto(`${site.url}/#/game/fx-xiangqi`);
+  await page2.locator('.board .piece').first().waitFor();
+  assert.equal(await page2.locator('.board .hl.check').count(), 1);
+  const [x, y] = await page2.locator('.board .hl.check').evaluate((e) => [e.getAttribute('cx'), e.getAttribute('cy')]);
+  const [px, py] = await page2.locator('.board .piece[data-square="e0"]').evaluate((e) => /translate\(([\d.]+) ([\d.]+)\)/.exec(e.getAttribute('transform')).slice(1));
+  assert.deepEqual([Number(x), Number(y)], [Number(px), Number(py)]);
+  await page2.close();
+});
+
+test('a game joined late is replayed from the positions the server sends', async () => {
+  const fx = FIXTURES.commander;
+  const n = 4;
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const positions = [fx.start, ...fx.plies.slice(0, n).map((p) => p.position)];
+  let asked = 0;
+  await page.route(/\/api\/game\/fx-late\/positions$/, (route) => {
+    asked += 1;
+    route.fulfill({ contentType: 'application/json', body: JSON.stringify({ game: 'fx-late', v: n, positions }) });
+  });
+  await page.routeWebSocket(/\/ws/, (ws) => {
+    ws.send(JSON.stringify({ t: 'welcome', protocol: 2, token: 'tok', user: { id: 'u9', name: 'late', account: false }, games: ['commander'] }));
+    ws.onMessage((text) => {
+      if (JSON.parse(String(text)).t !== 'watch') return;
+      ws.send(JSON.stringify({
+        t: 'snapshot', game: 'fx-late', v: n, kind: 'commander', options: '', rated: false, geometry: fx.geometry,
+        start: fx.start, position: positions[n], moves: fx.plies.slice(0, n).map((p) => ({ mv: p.mv, display: p.display, seat: p.seat })),
+        players: [{ name: 'Alice', rating: null, ai: false, online: true }, { name: 'Bob', rating: null, ai: false, online: true }],
+        you: 'spectator', time_control: { initial_ms: 0, increment_ms: 0 }, clock: { remaining_ms: [0, 0], running: null },
+        legal: fx.plies[n].legal, offers: [], result: null, commitment: null, seed: null, spectators: 1, chat: [],
+        crowd: { first: { agreed: 0, of: 0 }, second: { agreed: 0, of: 0 } }, rematch: null,
+      }));
+    });
+  });
+  await page.goto(`${site.url}/#/game/fx-late`);
+  await page.locator('.board .piece').first().waitFor();
+  for (let ply = 1; ply < n; ply++) {
+    await page.locator(`.moves .mv[data-ply="${ply}"]`).click();
+    await page.locator(`.moves .mv.current[data-ply="${ply}"]`).waitFor();
+    assert.deepEqual(await drawnPieces(page), positions[ply].pieces, `the position after move ${ply}`);
+  }
+  assert.equal(asked, 1, 'the positions are asked for once');
+  assert.equal(await page.locator('.entry-error').innerText(), '');
+  await page.close();
+});
+
+test('home: only the games the server announces in welcome are offered', async () => {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const only = { xiangqi: FIXTURES.xiangqi, banqi: FIXTURES.banqi };
+  await page.routeWebSocket(/\/ws/, standIn('xiangqi', 'both', [], only));
+  await page.goto(`${site.url}/#/`);
+  await page.locator('.game-pick [data-game="commander"][disabled]').waitFor();
+  assert.equal(await page.locator('.game-pick [data-game="xiangqi"]:not([disabled])').count(), 1);
+  assert.equal(await page.locator('.game-pick [data-game="chessbattle"][disabled]').count(), 1);
+  assert.equal(await page.locator('.game-pick [data-game="banqi"][disabled]').count(), 0);
+  await page.close();
+});
+
+test('my games: the server\'s list, or the device\'s when the server cannot answer', async () => {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  await page.routeWebSocket(/\/ws/, standIn('xiangqi', 'both', []));
+  let auth = null;
+  await page.route(/\/api\/my-games$/, (route) => {
+    auth = route.request().headers().authorization ?? null;
+    route.fulfill({ contentType: 'application/json', body: JSON.stringify({ games: [
+      { id: 'g1', game: 'commander', players: ['tester', 'AI level 1'], you: 'first', result: { winner: 'first', reason: 'checkmate' }, created_ms: 1700000000000 },
+      { id: 'g2', game: 'xiangqi', players: ['Bob', 'tester'], you: 'second', result: null, created_ms: 1700000000000 },
+    ] }) });
+  });
+  await page.goto(`${site.url}/#/past`);
+  await page.locator('.past [data-past="g1"]').waitFor();
+  assert.match(await page.locator('.past li').first().innerText(), /Commander Chess: tester – AI level 1 · won \(checkmate\)/);
+  assert.match(await page.locator('.past li').nth(1).innerText(), /in progress/);
+  assert.equal(auth, 'Bearer tok', 'the session token goes in the Authorization header');
+  await page.unroute(/\/api\/my-games$/);
+  await page.route(/\/api\/my-games$/, (route) => route.fulfill({ status: 503, body: '{}' }));
+  await page.evaluate(() => localStorage.setItem('cannonade_games', JSON.stringify([{ id: 'd1', kind: 'banqi', players: ['a', 'b'], result: 'in progress', moves: 3, role: 'spectator', at: 1700000000000 }])));
+  await page.goto(`${site.url}/#/lobby`);
+  await page.goto(`${site.url}/#/past`);
+  await page.locator('.past a[href="#/game/d1"]').waitFor();
+  assert.match(await page.locator('.past h2').innerText(), /on this device/);
   await page.close();
 });
 
@@ -190,8 +304,8 @@ test('a chain of landings is picked by its first and last squares, or landing by
   // A made-up list (the board knows no rule): a capture chain and its first capture alone.
   const fake = structuredClone(FIXTURES);
   const fx = fake.banqi;
-  const chain = { mv: 'a1xa3xc3', squares: ['a1', 'a3', 'c3'] };
-  const single = { mv: 'a1xa3', squares: ['a1', 'a3'] };
+  const chain = { mv: 'a1xa3xc3', squares: ['a1', 'a3', 'c3'], display: 'a1xa3xc3' };
+  const single = { mv: 'a1xa3', squares: ['a1', 'a3'], display: 'a1xa3' };
   fx.plies[0] = { ...fx.plies[0], legal: [chain, single], mv: chain.mv, display: chain.mv };
   fx.plies[1] = { ...fx.plies[1], legal: [chain, single], mv: single.mv, display: single.mv };
   const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });

@@ -111,6 +111,15 @@ for (const game of GAMES) {
     await page.locator('.end .result').waitFor();
     assert.ok(s.moves >= 2, 'both sides moved');
     assert.equal(await page.locator('.moves .mv').count(), s.moves, 'the move list has every move');
+    if (game === 'commander') {
+      // The real server's board: terrain, river with fords, and its air-defence zones.
+      assert.equal(await page.locator('.board .terrain.water').count(), 24);
+      assert.equal(await page.locator('.board .terrain.coast').count(), 16);
+      assert.equal(await page.locator('.board .lines line.ford').count(), 2);
+      await page.locator('[data-action="zones"]').click();
+      assert.ok(await page.locator('.board .hl.zone.first').count() > 0, 'Red\'s zones');
+      assert.ok(await page.locator('.board .hl.zone.second').count() > 0, 'Blue\'s zones');
+    }
     await shot(page, `e2e-ai-${game}`);
     await page.context().close();
   });
@@ -129,15 +138,38 @@ test('hot-seat: one page plays both sides, then resigns', { skip: skip(), timeou
   const end = await resign(page);
   assert.ok(end.result.winner, 'someone won by resignation');
   await shot(page, 'e2e-hotseat');
-  // Past games: listed on this device, opened again from the server, replayed from the start.
+  // Past games: the server's list of this session's games, opened again, replayed from the
+  // start with the positions the server sends.
   await page.goto(server.url + '/#/past');
-  await page.locator(`.past a[href="#/game/${s0.id}"]`).click();
+  await page.locator(`.past ul[data-source="server"] a[href="#/game/${s0.id}"]`).click();
   await until(page, (s) => s.id === s0.id && !!s.result, 'the finished game');
   await page.locator('[data-nav="start"]').click();
   assert.equal(await page.locator('.board .piece').count(), 32, 'the start position');
   await page.locator('[data-nav="forward"]').click();
   assert.equal(await page.locator('.moves .mv.current').getAttribute('data-ply'), '1');
   assert.equal(await page.locator('.entry-error').innerText(), '', 'every position is available');
+  const seen = await page.locator('.board .piece').evaluateAll((els) => els.map((e) => e.getAttribute('data-square')).sort());
+  await page.context().close();
+  // Someone who never saw the game (a fresh browser) replays it too.
+  const other = await newPage();
+  await other.goto(`${server.url}/#/game/${s0.id}`);
+  await until(other, (s) => s.id === s0.id && !!s.result, 'the finished game, elsewhere');
+  await other.locator('.moves .mv[data-ply="1"]').click();
+  await other.locator('.moves .mv.current[data-ply="1"]').waitFor();
+  const there = await other.locator('.board .piece').evaluateAll((els) => els.map((e) => e.getAttribute('data-square')).sort());
+  assert.deepEqual(there, seen, 'the same position after the first move');
+  await other.context().close();
+});
+
+test('rules pages draw their figures on the boards the server describes', { skip: skip(), timeout: 60000 }, async () => {
+  const page = await newPage();
+  for (const game of GAMES) {
+    await page.goto(`${server.url}/rules/${game}.html`);
+    await page.locator('figure .board .piece').first().waitFor();
+  }
+  // The last one is Commander's: its terrain comes from /api/geometry.
+  assert.ok(await page.locator('figure .board .terrain.water').count() > 0);
+  assert.equal(await page.locator('figure .board .lines line.ford').count(), 2);
   await page.context().close();
 });
 

@@ -103,10 +103,16 @@ pub fn can_stand(navy: bool, p: u8) -> bool {
     }
 }
 
+/// The river runs between this rank (0-based: rank 6) and the next (section 2.2).
+pub const RIVER_BELOW: u8 = 5;
+
+/// The files (0-based) of the two fords: `f` and `h` (rule H).
+pub const FORDS: [u8; 2] = [5, 7];
+
 /// Whether going from `a` to `b` crosses the river (between ranks 6 and 7).
 #[inline]
 pub const fn crosses_river(a: u8, b: u8) -> bool {
-    (rank(a) <= 5) != (rank(b) <= 5)
+    (rank(a) <= RIVER_BELOW) != (rank(b) <= RIVER_BELOW)
 }
 
 /// Rule H: whether a heavy unit may move without capturing from `s` to `p` (direction `d`)
@@ -114,7 +120,7 @@ pub const fn crosses_river(a: u8, b: u8) -> bool {
 /// `f` and `h`).
 #[inline]
 pub const fn heavy_may_cross(s: u8, p: u8, d: usize) -> bool {
-    !crosses_river(s, p) || ((d == N || d == S) && (file(s) == 5 || file(s) == 7))
+    !crosses_river(s, p) || ((d == N || d == S) && (file(s) == FORDS[0] || file(s) == FORDS[1]))
 }
 
 /// Rule K: the step from `p` in direction `d` is one of the four river-corner steps closed to

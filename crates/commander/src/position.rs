@@ -2,7 +2,7 @@
 //! incremental Zobrist hash; playing steps; hero promotions (section 10); turn legality
 //! (section 11.3).
 
-use crate::attacks::{attacked, attackers, facing};
+use crate::attacks::{Providers, attacked, attackers, facing};
 use crate::board::{NPOINTS, Points, can_stand};
 use crate::moves::{Move, Op};
 use crate::piece::{
@@ -258,6 +258,28 @@ impl Position {
     pub fn in_check(&self) -> bool {
         let c = self.b.cmd[self.turn];
         c != NONE && attacked(&self.b, c, 1 - self.turn)
+    }
+
+    /// The point of colour `c`'s Commander (0 Red), alone or in a stack; `None` once it has
+    /// been captured.
+    pub fn commander(&self, c: usize) -> Option<u8> {
+        let p = *self.b.cmd.get(c)?;
+        (p != NONE).then_some(p)
+    }
+
+    /// The points under colour `c`'s air defence (0 Red, section 8.2): every point within
+    /// the zone of one of its providers, as move generation sees them.
+    pub fn air_defence(&self, c: usize) -> Points {
+        let mut zone = Points::default();
+        if c > 1 {
+            return zone;
+        }
+        for (q, &cover) in Providers::of(&self.b, c).map().iter().enumerate() {
+            if cover != 0 {
+                zone.insert(q as u8);
+            }
+        }
+        zone
     }
 
     /// Pieces of colour `c` (0 Red) standing on the board, stacked ones included, by kind.

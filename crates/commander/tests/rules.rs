@@ -194,3 +194,25 @@ proptest::proptest! {
         let _ = Position::startpos().parse_move(&s);
     }
 }
+
+#[test]
+fn air_defence_zones_are_the_providers_discs_of_section_8() {
+    use cannonade_commander::board::{GRID, name};
+    let pt = |s: &str| GRID.parse_name(s, 1).expect("a point");
+    // Red: Anti-Air g4 (radius 1), Missile h2 (radius 2), heroic Navy a6 (radius 2), and an
+    // Anti-Air carried by an Engineer on e2 (no zone: 8.1). Blue: a lone Anti-Air on j10.
+    let p = pos("6c4/11/9g1/11/11/11/+N10/11/6G4/11/4(EG)2S3/5C5 r - - 0 1");
+    let red: Vec<String> = p.air_defence(0).iter().map(name).collect();
+    let blue: Vec<String> = p.air_defence(1).iter().map(name).collect();
+    assert_eq!(blue, ["j9", "i10", "j10", "k10", "j11"]);
+    for inside in ["g4", "g5", "f4", "h1", "h4", "f2", "j2", "g3", "a4", "c6", "b7", "a8"] {
+        assert!(red.contains(&inside.to_string()), "{inside} is in Red's zones");
+    }
+    for outside in ["e2", "e3", "d2", "f5", "a3", "c4"] {
+        assert!(!red.contains(&outside.to_string()), "{outside} is outside Red's zones");
+    }
+    // Overlapping zones (g4's and h2's on g3) count once.
+    assert_eq!(red.iter().filter(|q| *q == "g3").count(), 1);
+    assert_eq!(p.commander(0), Some(pt("f1")));
+    assert_eq!(p.commander(1), Some(pt("g12")));
+}

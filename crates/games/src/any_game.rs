@@ -203,6 +203,45 @@ impl AnyGame {
         }
     }
 
+    /// The square of the side to move's royal piece (general, headquarter, Commander) while
+    /// it is in check, named as the game names squares; `None` when not in check.
+    pub fn check_square(&self) -> Option<String> {
+        if !self.in_check() {
+            return None;
+        }
+        match self {
+            AnyGame::Xiangqi(p) => Some(p.general(p.side_to_move()).to_string()),
+            AnyGame::ChessBattle(p) => Some(p.headquarter(p.side_to_move()).to_string()),
+            AnyGame::Commander(p) => p.commander(p.turn()).map(commander::board::name),
+            AnyGame::Banqi(_) | AnyGame::BanqiDealt(_) => None,
+        }
+    }
+
+    /// The colour of each seat's pieces (first seat first): fixed in every game but Banqi,
+    /// where the first flip decides them (`None` until then).
+    pub fn seat_colours(&self) -> Option<[&'static str; 2]> {
+        let banqi = |p: &banqi::Position| match p.colour_of(Side::First)? {
+            banqi::Colour::Red => Some(["red", "black"]),
+            banqi::Colour::Black => Some(["black", "red"]),
+        };
+        match self {
+            AnyGame::Xiangqi(_) => Some(["red", "black"]),
+            AnyGame::Banqi(p) => banqi(p),
+            AnyGame::BanqiDealt(p) => banqi(p.public()),
+            AnyGame::ChessBattle(_) => Some(["red", "white"]),
+            AnyGame::Commander(_) => Some(["red", "blue"]),
+        }
+    }
+
+    /// Commander Chess: the points under each seat's air defence (first seat first, section
+    /// 8 of its rules), as its move generation sees them. `None` in the other games.
+    pub fn air_defence(&self) -> Option<[Vec<String>; 2]> {
+        let AnyGame::Commander(p) = self else {
+            return None;
+        };
+        Some([0, 1].map(|c| p.air_defence(c).iter().map(commander::board::name).collect()))
+    }
+
     /// Every legal move.
     pub fn legal_moves(&self) -> Vec<AnyMove> {
         match self {

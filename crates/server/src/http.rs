@@ -9,6 +9,9 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use cannonade_games::GameKind;
+use cannonade_store::GameRow;
+use cannonade_wire::{Geometry, PastGame, Role};
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -27,6 +30,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/healthz", get(|| async { "ok" }))
         .route("/api/games", get(games))
         .route("/api/game/{id}/export", get(export))
+        .route("/api/game/{id}/positions", get(positions))
+        .route("/api/my-games", get(my_games))
+        .route("/api/geometry", get(geometries))
         .route("/api/register", post(register))
         .route("/api/login", post(login))
         .fallback(static_file)
@@ -130,6 +136,69 @@ async fn export(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response
         Ok(None) => error(StatusCode::NOT_FOUND, format!("no game '{id}'")),
         Err(e) => error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
     }
+}
+
+/// The start and the position after each move of a game, live or finished, for replay.
+async fn positions(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+    match crate::game::positions(&app, &id).await {
+        Ok(Some(p)) => Json(p).into_response(),
+        Ok(None) => error(StatusCode::NOT_FOUND, format!("no game '{id}'")),
+        Err(e) => error(StatusCode::SERVICE_UNAVAILABLE, e),
+    }
+}
+
+/// How many games `/api/my-games` lists.
+const MY_GAMES: u32 = 50;
+
+/// The session's games, newest first. The session token comes as `Authorization: Bearer
+/// <token>` or the session cookie; an unknown session has played nothing.
+async fn my_games(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::to_string);
+    let Some(token) = bearer.or_else(|| cookie_token(&headers)) else {
+        return error(StatusCode::UNAUTHORIZED, "no session token");
+    };
+    let user = match session::known(&app, token.trim()).await {
+        Ok(Some(user)) => user,
+        Ok(None) => return Json(serde_json::json!({ "games": [] })).into_response(),
+        Err(e) => return error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+    };
+    match app.store.user_games(&user.id, MY_GAMES).await {
+        Ok(rows) => {
+            let games: Vec<PastGame> = rows.iter().filter_map(|r| past_game(r, &user.id)).collect();
+            Json(serde_json::json!({ "games": games })).into_response()
+        }
+        Err(e) => error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+    }
+}
+
+/// A stored game as its player's list shows it (`None` for a row of an unknown game kind).
+fn past_game(row: &GameRow, user: &str) -> Option<PastGame> {
+    let seated = |i: usize| row.users[i].as_deref() == Some(user);
+    let you = match (seated(0), seated(1)) {
+        (true, true) => Role::Both,
+        (true, false) => Role::First,
+        (false, true) => Role::Second,
+        (false, false) => Role::Spectator,
+    };
+    Some(PastGame {
+        id: row.id.clone(),
+        game: row.kind.parse::<GameKind>().ok()?,
+        players: row.names.clone(),
+        you,
+        result: row.result.as_deref().and_then(|t| serde_json::from_str(t).ok()),
+        created_ms: row.created_ms,
+    })
+}
+
+/// Every board this server plays, by game name: what the rules pages draw.
+async fn geometries() -> Response {
+    let all: std::collections::BTreeMap<&str, Geometry> =
+        GameKind::available_games().map(|k| (k.name(), Geometry::of(k))).collect();
+    Json(all).into_response()
 }
 
 /// The body of `/api/register` and `/api/login`.

@@ -62,28 +62,38 @@ fn cache(app: &App, ctx: Arc<UserCtx>) -> Arc<UserCtx> {
     ctx
 }
 
+/// The user of an existing session `token` (in memory or in the store), `None` when the
+/// token is malformed or unknown.
+pub async fn known(app: &App, token: &str) -> Result<Option<Arc<UserCtx>>, StoreError> {
+    if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Ok(None);
+    }
+    let hash = ids::token_hash(token);
+    if let Some(ctx) = lock(&app.sessions).get(&hash).cloned() {
+        return Ok(Some(ctx));
+    }
+    Ok(app.store.session_user(&hash).await?.map(|user| {
+        let ctx = UserCtx {
+            id: user.id,
+            name: user.name,
+            account: user.password_hash.is_some(),
+            token_hash: hash,
+            persisted: AtomicBool::new(true),
+        };
+        cache(app, Arc::new(ctx))
+    }))
+}
+
 /// The user of `token`, or a new anonymous session when there is none or it is unknown.
 /// Returns the token to use from now on.
 pub async fn resolve(
     app: &App,
     token: Option<String>,
 ) -> Result<(String, Arc<UserCtx>), StoreError> {
-    if let Some(token) = token.filter(|t| t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit()))
+    if let Some(token) = token
+        && let Some(ctx) = known(app, &token).await?
     {
-        let hash = ids::token_hash(&token);
-        if let Some(ctx) = lock(&app.sessions).get(&hash).cloned() {
-            return Ok((token, ctx));
-        }
-        if let Some(user) = app.store.session_user(&hash).await? {
-            let ctx = UserCtx {
-                id: user.id,
-                name: user.name,
-                account: user.password_hash.is_some(),
-                token_hash: hash,
-                persisted: AtomicBool::new(true),
-            };
-            return Ok((token, cache(app, Arc::new(ctx))));
-        }
+        return Ok((token, ctx));
     }
     let token = ids::token();
     let id = ids::short_id();

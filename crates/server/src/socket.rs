@@ -6,6 +6,7 @@ use crate::lobby::Refusal;
 use crate::session;
 use crate::state::{App, CONN_QUEUE, Conn, Frame, lock};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use cannonade_games::GameKind;
 use cannonade_wire::{ClientMsg, ErrorCode, MAX_CLIENT_MESSAGE, PROTOCOL_VERSION, Seat, ServerMsg};
 use futures_util::{SinkExt, StreamExt};
 use std::collections::HashSet;
@@ -76,7 +77,12 @@ pub async fn run(app: Arc<App>, ws: WebSocket, token: Option<String>) {
         }
         let _ = sink.close().await;
     });
-    conn.send(&ServerMsg::Welcome { protocol: PROTOCOL_VERSION, token, user: conn.user.info() });
+    conn.send(&ServerMsg::Welcome {
+        protocol: PROTOCOL_VERSION,
+        token,
+        user: conn.user.info(),
+        games: GameKind::available_games().collect(),
+    });
     let config = &app.config;
     let mut bucket = Bucket {
         tokens: config.rate_burst as f64,

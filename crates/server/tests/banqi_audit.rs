@@ -72,6 +72,15 @@ async fn players_receive_no_hidden_identity_and_no_proposal() {
         }
         mover_is_a = !mover_is_a;
     }
+    // The replay positions anyone may fetch while the game runs.
+    let replay = {
+        let req = axum::http::Request::get(format!("/api/game/{game}/positions"))
+            .body(axum::body::Body::empty())
+            .unwrap();
+        let res = cannonade_server::router(app.clone()).oneshot(req).await.unwrap();
+        assert_eq!(res.status(), 200);
+        String::from_utf8(res.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap()
+    };
     if !ended {
         a.send(ClientMsg::Resign { game: game.clone() }).await;
     }
@@ -84,6 +93,12 @@ async fn players_receive_no_hidden_identity_and_no_proposal() {
     let identities = deal.split_whitespace().nth(5).unwrap().to_string();
     assert_eq!(identities.len(), 32);
 
+    assert!(!replay.contains(&seed) && !replay.contains(&identities), "the replay positions");
+    let replay: serde_json::Value = serde_json::from_str(&replay).unwrap();
+    for fen in fens(&replay) {
+        let parsed = AnyPosition::from_fen_with(&fen, Options::default()).unwrap();
+        assert!(matches!(parsed, AnyPosition::Public(_)), "a dealt replay position: {fen}");
+    }
     for (who, client) in [("first", &a), ("second", &b)] {
         let end = client.frames.iter().position(|f| f.contains("\"e\":\"ended\"")).unwrap();
         for frame in &client.frames[..end] {

@@ -71,7 +71,7 @@ async fn hotseat_moves_are_checked_and_versioned() {
     let snap = c.snapshot().await;
     assert_eq!((snap.v, snap.you), (0, Role::Both));
     assert_eq!(snap.legal.as_ref().unwrap().len(), 44);
-    assert_eq!(snap.geometry.as_ref().unwrap().files, 9);
+    assert_eq!(snap.geometry.files, 9);
     c.send(ClientMsg::Move { game: game.clone(), ply: 0, mv: "a0a5".into() }).await;
     assert_eq!(c.error().await.0, ErrorCode::IllegalMove);
     c.send(ClientMsg::Move { game: game.clone(), ply: 3, mv: "h2e2".into() }).await;

@@ -42,6 +42,8 @@ pub trait Store: Send + Sync + 'static {
     fn game<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<GameRow>>;
     /// Every game still live (for recovery at start-up).
     fn live_games(&self) -> StoreFuture<'_, Vec<GameRow>>;
+    /// The games a user sits in (either seat), newest first, at most `limit`.
+    fn user_games<'a>(&'a self, user_id: &'a str, limit: u32) -> StoreFuture<'a, Vec<GameRow>>;
     /// A game's events in version order.
     fn events<'a>(&'a self, game_id: &'a str) -> StoreFuture<'a, Vec<EventRow>>;
     /// Creates a user (anonymous when `password_hash` is `None`).

@@ -7,8 +7,10 @@ use std::future::Future;
 use std::pin::Pin;
 
 /// Every migration, in order: (version, description, SQL).
-const MIGRATIONS: &[(i64, &str, &str)] =
-    &[(1, "init", include_str!("../migrations/0001_init.sql"))];
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (1, "init", include_str!("../migrations/0001_init.sql")),
+    (2, "user games", include_str!("../migrations/0002_user_games.sql")),
+];
 
 /// The embedded migrations as a sqlx source.
 #[derive(Debug)]

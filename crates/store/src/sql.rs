@@ -178,6 +178,19 @@ impl SqlStore {
         Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
     }
 
+    async fn user_games_inner(
+        &self,
+        user_id: &str,
+        limit: u32,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE first_user = $1 OR second_user = $1 \
+             ORDER BY created_ms DESC, id LIMIT $2"
+        );
+        let rows = sqlx::query(&sql).bind(user_id).bind(limit as i64).fetch_all(&self.pool).await?;
+        Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
+    }
+
     async fn events_inner(&self, game_id: &str) -> Result<Vec<EventRow>, StoreError> {
         let rows =
             sqlx::query("SELECT game_id, v, body FROM game_events WHERE game_id = $1 ORDER BY v")
@@ -305,6 +318,9 @@ impl Store for SqlStore {
     }
     fn live_games(&self) -> StoreFuture<'_, Vec<GameRow>> {
         Box::pin(self.live_games_inner())
+    }
+    fn user_games<'a>(&'a self, user_id: &'a str, limit: u32) -> StoreFuture<'a, Vec<GameRow>> {
+        Box::pin(self.user_games_inner(user_id, limit))
     }
     fn events<'a>(&'a self, game_id: &'a str) -> StoreFuture<'a, Vec<EventRow>> {
         Box::pin(self.events_inner(game_id))

@@ -47,6 +47,20 @@ async fn contract(store: &dyn Store, prefix: &str) {
 
     first_seat_and_game_are_one_transaction(store, prefix).await;
 
+    // A user's games: either seat, newest first, limited.
+    let later = GameRow {
+        id: format!("{prefix}-2"),
+        users: [None, Some(format!("{prefix}-u1"))],
+        created_ms: 7,
+        ..game(prefix)
+    };
+    store.create_game(&later, &[]).await.unwrap();
+    let mine = store.user_games(&format!("{prefix}-u1"), 10).await.unwrap();
+    let ids: Vec<&str> = mine.iter().map(|g| g.id.as_str()).collect();
+    assert_eq!(ids, [later.id.as_str(), prefix]);
+    assert_eq!(store.user_games(&format!("{prefix}-u1"), 1).await.unwrap().len(), 1);
+    assert!(store.user_games("nobody", 10).await.unwrap().is_empty());
+
     let ev = |v: i64| EventRow { game_id: prefix.into(), v, body: format!("{{\"n\":{v}}}") };
     store.append(&[ev(1), ev(2)]).await.unwrap();
     // A batch with a duplicate version fails whole: nothing of it is kept.

@@ -21,52 +21,13 @@ impl Lcg {
     }
 }
 
-/// The position as the client gets it. The wire crate does not describe Commander's board
-/// yet, so its stacks (`(NFT)`, `+` for heroes) are read here from the placement.
+/// The position as the client gets it.
 fn public(game: &AnyGame) -> Value {
-    let mut v = serde_json::to_value(PublicPosition::of(game)).expect("serialisable");
-    if Geometry::of(game.kind()).is_none() {
-        v["pieces"] = json!(stacks(&game.fen(), 11, 12));
-    }
-    v
-}
-
-fn stacks(fen: &str, files: usize, ranks: usize) -> serde_json::Map<String, Value> {
-    let mut out = serde_json::Map::new();
-    let placement = fen.split(' ').next().unwrap_or("");
-    for (row, text) in placement.split('/').enumerate() {
-        let rank = ranks - row;
-        let (mut file, mut run, mut unit, mut open) = (0usize, 0usize, String::new(), false);
-        for ch in text.chars() {
-            if let Some(d) = ch.to_digit(10) {
-                run = run * 10 + d as usize;
-                continue;
-            }
-            file += run;
-            run = 0;
-            unit.push(ch);
-            match ch {
-                '(' => open = true,
-                ')' => open = false,
-                '+' => {}
-                _ if open => {}
-                _ => {}
-            }
-            if !open && ch != '+' && ch != '(' {
-                if file < files {
-                    let sq = format!("{}{}", (b'a' + file as u8) as char, rank);
-                    out.insert(sq, Value::String(std::mem::take(&mut unit)));
-                }
-                unit.clear();
-                file += 1;
-            }
-        }
-    }
-    out
+    serde_json::to_value(PublicPosition::of(game)).expect("serialisable")
 }
 
 fn legal(game: &AnyGame) -> Vec<LegalMove> {
-    game.legal_moves().into_iter().map(|m| LegalMove::from_text(game.move_text(m))).collect()
+    game.legal_moves().into_iter().map(|m| LegalMove::of(game, m)).collect()
 }
 
 fn main() {

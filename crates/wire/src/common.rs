@@ -1,6 +1,7 @@
 //! Small types shared by several messages.
 
 use cannonade_core::Side;
+use cannonade_games::{AnyGame, AnyMove};
 use serde::{Deserialize, Serialize};
 
 /// A seat at the table: `first` moves first (Xiangqi's and Chess-Battle's Red; Banqi's colours
@@ -138,21 +139,29 @@ pub struct PlayerInfo {
     pub online: bool,
 }
 
-/// A legal move: its text to send back in [`crate::ClientMsg::Move`], and the squares it names
+/// A legal move: its text to send back in [`crate::ClientMsg::Move`], the squares it names
 /// in order (from first, destination last; a Banqi flip names one square, a chain every
-/// landing), so a client can offer it by clicks without knowing any rule.
+/// landing), so a client can offer it by clicks without knowing any rule, and how people
+/// read it (to tell apart moves on the same squares).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LegalMove {
     /// The move text.
     pub mv: String,
     /// The squares the move names, in order.
     pub squares: Vec<String>,
+    /// The move in the game's notation as people read it (WXF for Xiangqi).
+    pub display: String,
 }
 
 impl LegalMove {
-    /// The legal move for a move text, with the squares read from it: every square name is
-    /// one file letter followed by the rank's digits (`x` in `a1xa3` is not a file: it is
-    /// followed by a letter).
+    /// The legal move `m` of `game`.
+    pub fn of(game: &AnyGame, m: AnyMove) -> LegalMove {
+        LegalMove { display: game.display_move(m), ..LegalMove::from_text(game.move_text(m)) }
+    }
+
+    /// The legal move for a move text (displayed as itself), with the squares read from it:
+    /// every square name is one file letter followed by the rank's digits (`x` in `a1xa3` is
+    /// not a file: it is followed by a letter).
     pub fn from_text(mv: String) -> LegalMove {
         let bytes = mv.as_bytes();
         let mut squares = Vec::new();
@@ -169,7 +178,7 @@ impl LegalMove {
                 i += 1;
             }
         }
-        LegalMove { mv, squares }
+        LegalMove { display: mv.clone(), mv, squares }
     }
 }
 

@@ -14,10 +14,12 @@ pub enum Layout {
     Cells,
 }
 
-/// A named set of squares drawn specially (a palace, a river bank…).
+/// A named set of squares drawn specially: a Xiangqi `palace` (with its diagonals), or one of
+/// Commander Chess's terrain classes, `water`, `coast` (mixed: ships and land units) and
+/// `land`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Region {
-    /// What it is: `palace`, …
+    /// What it is: `palace`, `water`, `coast`, `land`.
     pub kind: String,
     /// Its squares.
     pub squares: Vec<String>,
@@ -25,14 +27,26 @@ pub struct Region {
     pub diagonals: bool,
 }
 
+/// A river: the gap between two ranks over some files, with fords where it may be waded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct River {
+    /// The rank label on the first seat's bank: the river lies between it and the next rank.
+    pub after_rank: String,
+    /// The files it spans (Xiangqi: all; Commander: `c`–`k`, it opens into the sea).
+    pub files: Vec<String>,
+    /// The files where it has a ford (Commander: `f` and `h`).
+    pub fords: Vec<String>,
+}
+
 /// A piece letter and what to call it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PieceInfo {
-    /// The letter as it appears in [`crate::PublicPosition`] pieces.
+    /// The letter as it appears in [`crate::PublicPosition`] pieces (a Commander unit text is
+    /// several of them: `(N+FT)`, carrier first, `+` before a hero).
     pub letter: String,
     /// Its name.
     pub name: String,
-    /// Its colour: `red`, `black` or `white`; `unknown` for a face-down piece.
+    /// Its colour: `red`, `black`, `white` or `blue`; `unknown` for a face-down piece.
     pub colour: String,
 }
 
@@ -54,24 +68,20 @@ pub struct Geometry {
     pub rank_labels: Vec<String>,
     /// Squares of the grid that do not exist (Chess-Battle's corners).
     pub missing: Vec<String>,
-    /// Regions to draw.
+    /// Regions to draw: palaces, terrain.
     pub regions: Vec<Region>,
-    /// A river between this rank label and the next (Xiangqi: between 4 and 5).
-    pub river_after_rank: Option<String>,
+    /// The river, if the board has one.
+    pub river: Option<River>,
     /// The pieces' letters and names.
     pub pieces: Vec<PieceInfo>,
 }
 
-fn names(files: &[String], ranks: &[String], f: impl Fn(usize, usize) -> bool) -> Vec<String> {
-    let mut out = Vec::new();
-    for (r, rank) in ranks.iter().enumerate() {
-        for (c, file) in files.iter().enumerate() {
-            if f(c, r) {
-                out.push(format!("{file}{rank}"));
-            }
-        }
-    }
-    out
+fn letters(n: usize) -> Vec<String> {
+    (0..n).map(|i| ((b'a' + i as u8) as char).to_string()).collect()
+}
+
+fn numbers(from: usize, n: usize) -> Vec<String> {
+    (from..from + n).map(|i| i.to_string()).collect()
 }
 
 fn legend(colours: [&str; 2], kinds: &[(char, &str)]) -> Vec<PieceInfo> {
@@ -90,105 +100,166 @@ fn legend(colours: [&str; 2], kinds: &[(char, &str)]) -> Vec<PieceInfo> {
     out
 }
 
+/// The Chinese games' seven pieces (Banqi names the horse and chariot in its own order).
+const CHINESE: [(char, &str); 7] = [
+    ('K', "general"),
+    ('A', "advisor"),
+    ('B', "elephant"),
+    ('N', "horse"),
+    ('R', "chariot"),
+    ('C', "cannon"),
+    ('P', "soldier"),
+];
+
+fn xiangqi() -> Geometry {
+    use cannonade_xiangqi::tables::{HALF, PALACE};
+    let (files, ranks) = (letters(9), numbers(0, 10));
+    let name = |i: u32| format!("{}{}", files[(i % 9) as usize], ranks[(i / 9) as usize]);
+    // Each palace is the palace squares of one half; the river follows Red's half.
+    let regions = HALF
+        .iter()
+        .map(|&half| {
+            let set = PALACE & half;
+            Region {
+                kind: "palace".into(),
+                squares: (0..90).filter(|&i| (set >> i) & 1 != 0).map(name).collect(),
+                diagonals: true,
+            }
+        })
+        .collect();
+    let river_below = (127 - HALF[0].leading_zeros()) / 9;
+    Geometry {
+        game: GameKind::Xiangqi,
+        layout: Layout::Points,
+        files: 9,
+        ranks: 10,
+        regions,
+        river: Some(River {
+            after_rank: ranks[river_below as usize].clone(),
+            files: files.clone(),
+            fords: Vec::new(),
+        }),
+        file_labels: files,
+        rank_labels: ranks,
+        missing: Vec::new(),
+        pieces: legend(["red", "black"], &CHINESE),
+    }
+}
+
+fn banqi() -> Geometry {
+    let mut pieces = legend(["red", "black"], &CHINESE);
+    pieces.push(PieceInfo {
+        letter: "X".into(),
+        name: "face-down".into(),
+        colour: "unknown".into(),
+    });
+    Geometry {
+        game: GameKind::Banqi,
+        layout: Layout::Cells,
+        files: 8,
+        ranks: 4,
+        file_labels: letters(8),
+        rank_labels: numbers(1, 4),
+        missing: Vec::new(),
+        regions: Vec::new(),
+        river: None,
+        pieces,
+    }
+}
+
+fn chess_battle() -> Geometry {
+    let (files, ranks) = (letters(12), numbers(1, 12));
+    let existing: Vec<String> = cannonade_battle::Square::all().map(|sq| sq.to_string()).collect();
+    let missing = ranks
+        .iter()
+        .flat_map(|r| files.iter().map(move |f| format!("{f}{r}")))
+        .filter(|sq| !existing.contains(sq))
+        .collect();
+    Geometry {
+        game: GameKind::ChessBattle,
+        layout: Layout::Cells,
+        files: 12,
+        ranks: 12,
+        missing,
+        file_labels: files,
+        rank_labels: ranks,
+        regions: Vec::new(),
+        river: None,
+        pieces: legend(
+            ["red", "white"],
+            &[
+                ('H', "headquarter"),
+                ('B', "bomber"),
+                ('T', "tank"),
+                ('G', "gun"),
+                ('M', "machine gun"),
+                ('C', "cavalry"),
+                ('S', "soldier"),
+            ],
+        ),
+    }
+}
+
+fn commander() -> Geometry {
+    use cannonade_commander::Kind;
+    use cannonade_commander::board::{FILES, FORDS, NPOINTS, RIVER_BELOW, TERRAIN, Terrain, name};
+    let (files, ranks) = (letters(FILES as usize), numbers(1, NPOINTS / FILES as usize));
+    let terrain = |kind: &str, class: Terrain| Region {
+        kind: kind.into(),
+        squares: (0..NPOINTS as u8).filter(|&p| TERRAIN[p as usize] == class).map(name).collect(),
+        diagonals: false,
+    };
+    // The river spans the files whose bank is not sea.
+    let bank = RIVER_BELOW as usize * FILES as usize;
+    let river_files = (0..FILES as usize)
+        .filter(|&f| TERRAIN[bank + f] != Terrain::Water)
+        .map(|f| files[f].clone())
+        .collect();
+    let name_of = |kind: Kind| match kind {
+        Kind::Commander => "commander",
+        Kind::Infantry => "infantry",
+        Kind::Tank => "tank",
+        Kind::Militia => "militia",
+        Kind::Engineer => "engineer",
+        Kind::Artillery => "artillery",
+        Kind::AntiAir => "anti-air gun",
+        Kind::Missile => "missile",
+        Kind::AirForce => "air force",
+        Kind::Navy => "navy",
+        Kind::Headquarters => "headquarters",
+    };
+    let kinds: Vec<(char, &str)> = Kind::ALL.iter().map(|&k| (k.letter(), name_of(k))).collect();
+    Geometry {
+        game: GameKind::Commander,
+        layout: Layout::Points,
+        files: FILES,
+        ranks: ranks.len() as u8,
+        regions: vec![
+            terrain("water", Terrain::Water),
+            terrain("coast", Terrain::Mixed),
+            terrain("land", Terrain::Land),
+        ],
+        river: Some(River {
+            after_rank: ranks[RIVER_BELOW as usize].clone(),
+            files: river_files,
+            fords: FORDS.iter().map(|&f| files[f as usize].clone()).collect(),
+        }),
+        file_labels: files,
+        rank_labels: ranks,
+        missing: Vec::new(),
+        pieces: legend(["red", "blue"], &kinds),
+    }
+}
+
 impl Geometry {
-    /// The board of `game`, `None` for a game this build does not describe yet.
-    pub fn of(game: GameKind) -> Option<Geometry> {
-        let letters =
-            |n: usize| (0..n).map(|i| ((b'a' + i as u8) as char).to_string()).collect::<Vec<_>>();
-        let numbers =
-            |from: usize, n: usize| (from..from + n).map(|i| i.to_string()).collect::<Vec<_>>();
+    /// The board of `game`, with its regions and river read from the rules crate's own
+    /// tables.
+    pub fn of(game: GameKind) -> Geometry {
         match game {
-            GameKind::Xiangqi => {
-                let (files, ranks) = (letters(9), numbers(0, 10));
-                let palace = |lo: usize| {
-                    names(&files, &ranks, |c, r| (3..=5).contains(&c) && (lo..lo + 3).contains(&r))
-                };
-                Some(Geometry {
-                    game,
-                    layout: Layout::Points,
-                    files: 9,
-                    ranks: 10,
-                    regions: vec![
-                        Region { kind: "palace".into(), squares: palace(0), diagonals: true },
-                        Region { kind: "palace".into(), squares: palace(7), diagonals: true },
-                    ],
-                    file_labels: files,
-                    rank_labels: ranks,
-                    missing: Vec::new(),
-                    river_after_rank: Some("4".into()),
-                    pieces: legend(
-                        ["red", "black"],
-                        &[
-                            ('K', "general"),
-                            ('A', "advisor"),
-                            ('B', "elephant"),
-                            ('N', "horse"),
-                            ('R', "chariot"),
-                            ('C', "cannon"),
-                            ('P', "soldier"),
-                        ],
-                    ),
-                })
-            }
-            GameKind::Banqi => {
-                let mut pieces = legend(
-                    ["red", "black"],
-                    &[
-                        ('K', "general"),
-                        ('A', "advisor"),
-                        ('B', "elephant"),
-                        ('R', "chariot"),
-                        ('N', "horse"),
-                        ('C', "cannon"),
-                        ('P', "soldier"),
-                    ],
-                );
-                pieces.push(PieceInfo {
-                    letter: "X".into(),
-                    name: "face-down".into(),
-                    colour: "unknown".into(),
-                });
-                Some(Geometry {
-                    game,
-                    layout: Layout::Cells,
-                    files: 8,
-                    ranks: 4,
-                    file_labels: letters(8),
-                    rank_labels: numbers(1, 4),
-                    missing: Vec::new(),
-                    regions: Vec::new(),
-                    river_after_rank: None,
-                    pieces,
-                })
-            }
-            GameKind::ChessBattle => {
-                let (files, ranks) = (letters(12), numbers(1, 12));
-                let corner = |c: usize, r: usize| !(2..=9).contains(&c) && !(2..=9).contains(&r);
-                Some(Geometry {
-                    game,
-                    layout: Layout::Cells,
-                    files: 12,
-                    ranks: 12,
-                    missing: names(&files, &ranks, corner),
-                    file_labels: files,
-                    rank_labels: ranks,
-                    regions: Vec::new(),
-                    river_after_rank: None,
-                    pieces: legend(
-                        ["red", "white"],
-                        &[
-                            ('H', "headquarter"),
-                            ('B', "bomber"),
-                            ('T', "tank"),
-                            ('G', "gun"),
-                            ('M', "machine gun"),
-                            ('C', "cavalry"),
-                            ('S', "soldier"),
-                        ],
-                    ),
-                })
-            }
-            _ => None,
+            GameKind::Xiangqi => xiangqi(),
+            GameKind::Banqi => banqi(),
+            GameKind::ChessBattle => chess_battle(),
+            GameKind::Commander => commander(),
         }
     }
 
@@ -209,24 +280,38 @@ impl Geometry {
     }
 
     /// Reads the placement field of a position's notation (ranks top to bottom separated by
-    /// `/`, runs of empty squares as numbers, pieces as letters) into pieces by square.
-    /// Characters that do not fit the board are skipped: the text comes from our own writer.
+    /// `/`, runs of empty squares as numbers) into unit texts by square. A unit text is a
+    /// letter, `+` and a letter (a hero), or a parenthesised group of those (a stack, carrier
+    /// first); it is copied whole, so no rule of what may stack is needed here. Text that does
+    /// not fit the board is skipped: it comes from our own writer.
     pub(crate) fn read_placement(&self, fen: &str) -> BTreeMap<String, String> {
         let mut out = BTreeMap::new();
         let placement = fen.split(' ').next().unwrap_or("");
         for (row, text) in self.rows_top_down().iter().zip(placement.split('/')) {
             let mut i = 0usize;
             let mut run = 0usize;
+            let mut unit = String::new();
+            let mut depth = 0u32;
             for ch in text.chars() {
-                if let Some(d) = ch.to_digit(10) {
-                    run = run * 10 + d as usize;
+                if depth == 0 && unit.is_empty() && ch.is_ascii_digit() {
+                    run = run * 10 + ch.to_digit(10).unwrap_or(0) as usize;
                     continue;
                 }
                 i += run;
                 run = 0;
-                if let Some(sq) = row.get(i) {
-                    out.insert(sq.clone(), ch.to_string());
+                unit.push(ch);
+                match ch {
+                    '(' => depth += 1,
+                    ')' => depth = depth.saturating_sub(1),
+                    _ => {}
                 }
+                if depth > 0 || ch == '+' || ch == '(' {
+                    continue;
+                }
+                if let Some(sq) = row.get(i) {
+                    out.insert(sq.clone(), std::mem::take(&mut unit));
+                }
+                unit.clear();
                 i += 1;
             }
         }
@@ -241,15 +326,61 @@ mod tests {
     #[test]
     fn every_available_game_has_a_geometry_with_its_square_count() {
         for kind in GameKind::available_games() {
-            let Some(g) = Geometry::of(kind) else { continue };
+            let g = Geometry::of(kind);
             let squares = g.files as usize * g.ranks as usize - g.missing.len();
             let expected = match kind {
                 GameKind::Xiangqi => 90,
                 GameKind::Banqi => 32,
                 GameKind::ChessBattle => 128,
-                _ => squares,
+                GameKind::Commander => 132,
             };
             assert_eq!(squares, expected, "{kind}");
         }
+    }
+
+    fn region<'a>(g: &'a Geometry, kind: &str) -> Vec<&'a Region> {
+        g.regions.iter().filter(|r| r.kind == kind).collect()
+    }
+
+    #[test]
+    fn xiangqi_palaces_and_river_come_from_the_rules_tables() {
+        let g = Geometry::of(GameKind::Xiangqi);
+        let palaces = region(&g, "palace");
+        assert_eq!(palaces.len(), 2);
+        assert_eq!(palaces[0].squares, ["d0", "e0", "f0", "d1", "e1", "f1", "d2", "e2", "f2"]);
+        assert_eq!(palaces[1].squares[0], "d7");
+        let river = g.river.expect("Xiangqi has a river");
+        assert_eq!((river.after_rank.as_str(), river.files.len()), ("4", 9));
+        assert!(river.fords.is_empty());
+    }
+
+    #[test]
+    fn commander_terrain_of_section_2_and_its_river_with_two_fords() {
+        let g = Geometry::of(GameKind::Commander);
+        assert_eq!((g.layout, g.files, g.ranks), (Layout::Points, 11, 12));
+        let count = |kind| region(&g, kind)[0].squares.len();
+        assert_eq!((count("water"), count("coast"), count("land")), (24, 16, 92));
+        for mouth in ["d6", "e6", "d7", "e7", "c1"] {
+            assert!(region(&g, "coast")[0].squares.contains(&mouth.to_string()), "{mouth}");
+        }
+        let river = g.river.expect("Commander has a river");
+        assert_eq!(river.after_rank, "6");
+        assert_eq!(river.files.join(""), "cdefghijk");
+        assert_eq!(river.fords, ["f", "h"]);
+        assert_eq!(g.pieces.len(), 22);
+    }
+
+    #[test]
+    fn unit_texts_are_read_whole_stacks_and_heroes_included() {
+        let g = Geometry::of(GameKind::Commander);
+        let pieces =
+            g.read_placement("6c4/11/9g1/11/11/11/+N10/11/6G4/11/4(E+G)2S3/1(N+FT)3C5 r - - 0 1");
+        assert_eq!(pieces["g12"], "c");
+        assert_eq!(pieces["a6"], "+N");
+        assert_eq!(pieces["e2"], "(E+G)");
+        assert_eq!(pieces["h2"], "S");
+        assert_eq!(pieces["b1"], "(N+FT)");
+        assert_eq!(pieces["f1"], "C");
+        assert_eq!(pieces.len(), 8);
     }
 }

@@ -34,13 +34,15 @@ pub use common::{
     PlayerInfo, Role, Room, Seat, TimeControl, UserInfo,
 };
 pub use event::GameEvent;
-pub use geometry::{Geometry, Layout, PieceInfo, Region};
-pub use position::PublicPosition;
-pub use server::{ChatLine, GameSummary, SeekInfo, ServerMsg, Snapshot, TallyEntry};
+pub use geometry::{Geometry, Layout, PieceInfo, Region, River};
+pub use position::{AirDefence, PieceColour, PublicPosition};
+pub use server::{
+    ChatLine, GameSummary, PastGame, Positions, SeekInfo, ServerMsg, Snapshot, TallyEntry,
+};
 
 /// The protocol version announced in [`ServerMsg::Welcome`]; it changes when a message changes
 /// incompatibly.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The largest text frame a client may send, in bytes. Larger frames get an
 /// [`ErrorCode::TooLarge`] error and are not read.

@@ -76,7 +76,7 @@ pub struct Snapshot {
     /// Rated or casual.
     pub rated: bool,
     /// How to draw the board.
-    pub geometry: Option<Geometry>,
+    pub geometry: Geometry,
     /// The start position.
     pub start: PublicPosition,
     /// The current position.
@@ -112,6 +112,35 @@ pub struct Snapshot {
     pub rematch: Option<String>,
 }
 
+/// A game of the session's, as `GET /api/my-games` lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PastGame {
+    /// Its id (for `watch` and the game page).
+    pub id: String,
+    /// The game.
+    pub game: GameKind,
+    /// The players' names, first seat first.
+    pub players: [String; 2],
+    /// The session's seat in it (`both` for hot-seat).
+    pub you: Role,
+    /// The result, `None` while it is played.
+    pub result: Option<GameResult>,
+    /// When it started, in milliseconds since the Unix epoch.
+    pub created_ms: i64,
+}
+
+/// The positions of a game for replay, as `GET /api/game/{id}/positions` sends them:
+/// `positions[0]` is the start, `positions[k]` the position after `k` moves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Positions {
+    /// The game id.
+    pub game: String,
+    /// The event version they were taken at.
+    pub v: u64,
+    /// The start and the position after each move.
+    pub positions: Vec<PublicPosition>,
+}
+
 /// A message from the server. JSON objects tagged by `t`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "t", rename_all = "snake_case")]
@@ -126,6 +155,8 @@ pub enum ServerMsg {
         token: String,
         /// Who this session is.
         user: UserInfo,
+        /// The games this server plays (a seek for another is refused).
+        games: Vec<GameKind>,
     },
     /// Answer to `ping`.
     Pong {
@@ -321,5 +352,14 @@ mod tests {
         assert_eq!(LegalMove::from_text("d2?".into()).squares, ["d2"]);
         assert_eq!(LegalMove::from_text("a1xa3xc3".into()).squares, ["a1", "a3", "c3"]);
         assert_eq!(LegalMove::from_text("l10-k12".into()).squares, ["l10", "k12"]);
+    }
+
+    #[test]
+    fn legal_moves_carry_their_display_in_the_games_notation() {
+        let game = cannonade_games::AnyGame::start(GameKind::Xiangqi).unwrap();
+        let mv = game.parse_move("h2e2").unwrap();
+        let legal = LegalMove::of(&game, mv);
+        assert_eq!((legal.mv.as_str(), legal.display.as_str()), ("h2e2", "C2=5"));
+        assert_eq!(legal.squares, ["h2", "e2"]);
     }
 }

@@ -15,7 +15,7 @@ const main = /** @type {HTMLElement} */ (document.getElementById('main'));
 const conn = /** @type {HTMLElement} */ (document.getElementById('conn'));
 const muteBtn = /** @type {HTMLButtonElement} */ (document.getElementById('mute'));
 
-/** @type {{destroy: () => void}|null} */
+/** @type {{destroy: () => void, onWelcome?: () => void}|null} */
 let screen = null;
 
 /** @type {{seeks: SeekInfo[], games: GameSummary[], live: number}} */
@@ -51,8 +51,15 @@ muteBtn.addEventListener('click', () => {
 });
 
 net.onStatus(renderConn);
+/** @type {GameKind[]|null} the games this server plays, from `welcome` */
+let available = null;
+
 net.on((m) => {
-  if (m.t === 'welcome') renderConn();
+  if (m.t === 'welcome') {
+    renderConn();
+    available = m.games;
+    screen?.onWelcome?.();
+  }
   else if (m.t === 'game_started') {
     play('notify');
     location.hash = `#/game/${m.game}`;
@@ -96,10 +103,13 @@ function home() {
   const drawPick = () =>
     pick.replaceChildren(
       ...games.map((g) => {
+        // A game this server does not play is shown greyed out, not offered.
+        const off = available !== null && !available.includes(g);
         const b = h('button', { type: 'button', role: 'radio', 'aria-checked': String(g === game), 'data-game': g, class: g === game ? 'chosen' : '' },
           h('strong', {}, GAME_NAMES[g]), h('a', { href: `rules/${g}.html`, class: 'rules-link' }, 'rules'));
+        if (off) b.setAttribute('disabled', '');
         b.addEventListener('click', (e) => {
-          if (/** @type {HTMLElement} */ (e.target).closest('a')) return;
+          if (/** @type {HTMLElement} */ (e.target).closest('a') || off) return;
           game = g;
           localStorage.setItem('cannonade_game', g);
           drawPick();
@@ -107,6 +117,7 @@ function home() {
         return b;
       }),
     );
+  if (available && !available.includes(game)) game = available[0] ?? game;
   drawPick();
   const clock = /** @type {HTMLSelectElement} */ (h('select', { id: 'clock', 'aria-label': 'Clock' }, ...CLOCKS.map(([n], i) => h('option', { value: String(i) }, n))));
   clock.value = '2';
@@ -147,7 +158,13 @@ function home() {
       ),
     ),
   );
-  return { destroy() {} };
+  return {
+    destroy() {},
+    onWelcome() {
+      if (available && !available.includes(game)) game = available[0] ?? game;
+      drawPick();
+    },
+  };
 }
 
 function lobbyScreen() {
@@ -201,18 +218,66 @@ function liveScreen() {
 }
 
 function pastScreen() {
-  const list = pastGames();
-  main.replaceChildren(
-    h('section', { class: 'past' },
+  const box = h('section', { class: 'past' }, h('h2', {}, 'Your games'), h('p', {}, 'Loading…'));
+  main.replaceChildren(box);
+  let gone = false;
+  const deviceList = () => {
+    const list = pastGames();
+    box.replaceChildren(
       h('h2', {}, 'Your games on this device'),
+      h('p', { class: 'note' }, 'The server’s list could not be had; this is the list kept by this browser.'),
       list.length
         ? h('ul', { class: 'games' }, ...list.map((g) =>
           h('li', {}, h('a', { href: `#/game/${g.id}` }, `${GAME_NAMES[g.kind] ?? g.kind}: ${g.players[0]} – ${g.players[1]}`),
             ` · ${g.moves} moves · ${g.result} · ${new Date(g.at).toLocaleString()}`)))
         : h('p', {}, 'No games yet.'),
-    ),
-  );
-  return { destroy() {} };
+    );
+  };
+  // The session's token is known (and current) once the socket has its welcome.
+  let asked = false;
+  const load = () => {
+    if (asked || gone) return;
+    asked = true;
+    const token = localStorage.getItem('cannonade_token');
+    fetch('/api/my-games', { headers: token ? { Authorization: `Bearer ${token}` } : {} })
+      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+      .then((/** @type {{games: import('./types.js').PastGameInfo[]}} */ body) => {
+        if (gone) return;
+        box.replaceChildren(
+          h('h2', {}, 'Your games'),
+          body.games.length
+            ? h('ul', { class: 'games', 'data-source': 'server' }, ...body.games.map((g) => {
+              const result = pastResult(g);
+              return h('li', {}, h('a', { href: `#/game/${g.id}`, 'data-past': g.id }, `${GAME_NAMES[g.game] ?? g.game}: ${g.players[0]} – ${g.players[1]}`),
+                ` · ${result} · ${new Date(g.created_ms).toLocaleString()}`);
+            }))
+            : h('p', {}, 'No games yet.'),
+        );
+      })
+      .catch(() => {
+        if (!gone) deviceList();
+      });
+  };
+  if (net.user) load();
+  return {
+    destroy() {
+      gone = true;
+    },
+    onWelcome: load,
+  };
+}
+
+/**
+ * A past game's result from the session's side.
+ * @param {import('./types.js').PastGameInfo} g
+ */
+function pastResult(g) {
+  const r = g.result;
+  if (!r) return 'in progress';
+  const why = r.reason.replace(/[-_]/g, ' ');
+  if (!r.winner) return r.reason === 'aborted' ? 'aborted' : `draw (${why})`;
+  if (g.you === 'both' || g.you === 'spectator') return `${r.winner === 'first' ? 'first' : 'second'} player won (${why})`;
+  return `${r.winner === g.you ? 'won' : 'lost'} (${why})`;
 }
 
 /** @param {string} code */

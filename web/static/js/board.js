@@ -405,9 +405,10 @@ export class Board {
   drawPoints(p) {
     const st = /** @type {BoardState} */ (this.state);
     const g = st.geometry;
-    // Terrain: a tinted cell around each point of a region.
+    // Terrain: a tinted cell around each point of a region (land keeps the board's colour;
+    // palaces are drawn by their lines).
     for (const region of g.regions) {
-      if (region.kind === 'palace') continue;
+      if (region.kind === 'palace' || region.kind === 'land') continue;
       for (const sq of region.squares) {
         const [x, y] = this.at(sq);
         el('rect', { x: x - S / 2, y: y - S / 2, width: S, height: S, class: `terrain ${region.kind}` }, p);

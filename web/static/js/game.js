@@ -2,9 +2,8 @@
 // step with the server's versioned events.
 
 import { Board } from './board.js';
-import { airDefence, completeGeometry, readPlacement, seatColours } from './geometry.js';
 import { play } from './sound.js';
-import { h, rememberGame, seatName, resultText, download, prefs, savePrefs, savePositions, loadPositions } from './ui.js';
+import { h, GAME_NAMES, rememberGame, seatName, seatColour, resultText, download, prefs, savePrefs } from './ui.js';
 
 /** @typedef {import('./types.js').Snapshot} Snapshot */
 /** @typedef {import('./types.js').ServerMsg} ServerMsg */
@@ -14,8 +13,6 @@ import { h, rememberGame, seatName, resultText, download, prefs, savePrefs, save
 /** @typedef {import('./types.js').GameEvent} GameEvent */
 /** @typedef {import('./types.js').TallyEntry} TallyEntry */
 /** @typedef {import('./net.js').Net} Net */
-
-const ROYALS = ['general', 'headquarter', 'headquarters', 'commander'];
 
 /**
  * Squares named in a move text: a file letter followed by the rank's digits.
@@ -189,37 +186,45 @@ export class GameView {
     }
   }
 
-  /**
-   * A position as drawn: the pieces read from the position text when the server sent none
-   * for a board it does not describe yet (Commander, request 2).
-   * @param {PublicPosition} p
-   * @returns {PublicPosition}
-   */
-  fill(p) {
-    const g = this.snap?.geometry;
-    if (!g || Object.keys(p.pieces).length || !p.fen) return p;
-    return { ...p, pieces: readPlacement(g, p.fen) };
-  }
-
   /** @param {Snapshot} s */
   onSnapshot(s) {
-    // Positions seen before (this page or an earlier visit) that still fit the move list.
-    const known = loadPositions(s.game, s.moves.map((m) => m.mv));
-    this.snap = { ...s, geometry: completeGeometry(s.kind, s.geometry) };
-    const snap = this.snap;
-    snap.start = this.fill(s.start);
-    snap.position = this.fill(s.position);
-    this.positions = Array.from({ length: s.moves.length + 1 }, (_, i) => {
-      const p = s.positions?.[i - 1] ?? known[i];
-      return p ? this.fill(p) : null;
-    });
-    this.positions[0] = snap.start;
-    this.positions[s.moves.length] = snap.position;
+    this.snap = s;
+    // The snapshot has the start and the current position; the ones between come from the
+    // server when a replay needs them (at once for a finished game).
+    this.positions = Array.from({ length: s.moves.length + 1 }, () => null);
+    this.positions[0] = s.start;
+    this.positions[s.moves.length] = s.position;
     this.clockAt = performance.now();
     if (!this.flipSet) this.flipped = s.you === 'second';
     rememberGame(this.snap);
-    savePositions(s.game, s.moves.map((m) => m.mv), this.positions);
+    if (s.result && s.moves.length > 1) void this.fetchPositions();
     this.render();
+  }
+
+  /**
+   * Asks the server for the position after every move (for replay) and keeps them if they
+   * belong to the version shown; a move crossing the request makes it ask again.
+   * @returns {Promise<boolean>} whether every position is now known
+   */
+  async fetchPositions() {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const s = this.snap;
+      if (!s) return false;
+      try {
+        const r = await fetch(`/api/game/${encodeURIComponent(this.id)}/positions`);
+        if (!r.ok) return false;
+        /** @type {import('./types.js').Positions} */
+        const got = await r.json();
+        if (this.snap === s && got.v === s.v && got.positions.length === s.moves.length + 1) {
+          this.positions = got.positions;
+          return true;
+        }
+      } catch {
+        return false;
+      }
+      await new Promise((done) => setTimeout(done, 300));
+    }
+    return false;
   }
 
   /**
@@ -239,7 +244,6 @@ export class GameView {
     s.v = v;
     switch (ev.e) {
       case 'moved': {
-        ev.position = this.fill(ev.position);
         const before = Object.keys(s.position.pieces).length;
         s.moves.push({ mv: ev.mv, display: ev.display, seat: ev.seat });
         s.position = ev.position;
@@ -250,8 +254,8 @@ export class GameView {
         s.legal = legal;
         s.offers = s.offers.filter(([k]) => k === 'rematch');
         const after = Object.keys(ev.position.pieces).length;
-        play(ev.position.in_check ? 'check' : after < before ? 'capture' : 'move');
-        this.el.announce.textContent = `${seatName(s, ev.seat)} played ${ev.display}${ev.position.in_check ? ', check' : ''}.`;
+        play(ev.position.check ? 'check' : after < before ? 'capture' : 'move');
+        this.el.announce.textContent = `${seatName(s, ev.seat)} played ${ev.display}${ev.position.check ? ', check' : ''}.`;
         break;
       }
       case 'offered':
@@ -262,7 +266,6 @@ export class GameView {
         s.offers = s.offers.filter(([k]) => k !== ev.kind);
         break;
       case 'taken_back':
-        ev.position = this.fill(ev.position);
         s.moves.splice(s.moves.length - ev.moves, ev.moves);
         this.positions.length = s.moves.length + 1;
         this.positions[s.moves.length] = ev.position;
@@ -289,7 +292,6 @@ export class GameView {
     }
     if (this.viewPly !== null && ev.e !== 'moved') this.viewPly = null;
     rememberGame(s);
-    savePositions(s.game, s.moves.map((m) => m.mv), this.positions);
     this.render();
   }
 
@@ -318,19 +320,13 @@ export class GameView {
 
   renderBoard() {
     const s = /** @type {Snapshot} */ (this.snap);
-    const g = /** @type {import('./types.js').Geometry} */ (s.geometry);
+    const g = s.geometry;
     const ply = this.viewPly ?? s.moves.length;
     const pos = this.positions[ply] ?? s.position;
     const lastMv = ply > 0 ? s.moves[ply - 1] : null;
-    let check = null;
-    if (pos.in_check && pos.to_move) {
-      const colour = seatColours(g)[pos.to_move === 'first' ? 0 : 1];
-      const royal = g.pieces.filter((p) => ROYALS.includes(p.name) && p.colour === colour).map((p) => p.letter);
-      check = Object.entries(pos.pieces).find(([, t]) => royal.some((l) => t.includes(l)))?.[0] ?? null;
-    }
     const online = this.net.status === 'open';
     const canAct = online && this.live && !s.result && s.legal && s.legal.length ? s.legal : null;
-    const zones = this.showZones ? pos.air_defence ?? airDefence(g, pos.pieces) : { first: [], second: [] };
+    const zones = (this.showZones && pos.air_defence) || { first: [], second: [] };
     const marks = s.you === 'spectator' ? [this.proposal ?? this.tally[0]?.mv].filter((x) => x != null).flatMap((mv) => squaresOf(/** @type {string} */ (mv)).slice(-1)) : [];
     this.board.set({
       kind: s.kind,
@@ -338,7 +334,7 @@ export class GameView {
       pieces: pos.pieces,
       legal: canAct,
       lastMove: lastMv ? squaresOf(lastMv.mv) : [],
-      check,
+      check: pos.check,
       flipped: this.flipped,
       pieceSet: prefs().pieceSet,
       zones,
@@ -359,7 +355,7 @@ export class GameView {
       const pres = this.presence[seat];
       const away = !p.online && !p.ai ? h('span', { class: 'away' }, pres.claimAt ? ' (left: claim possible soon)' : ' (offline)') : '';
       box.replaceChildren(
-        h('span', { class: `seat-dot ${s.kind === 'banqi' ? 'unknown' : seat}` }),
+        h('span', { class: `seat-dot ${seatColour(s, seat) ?? 'unknown'}` }),
         h('span', { class: 'name' }, `${p.name}${p.rating ? ` (${p.rating})` : ''}`),
         h('span', { class: 'seat-name' }, ` · ${seatName(s, seat)}`),
         away,
@@ -442,7 +438,8 @@ export class GameView {
         savePrefs({ ...p, pieceSet: p.pieceSet === 'hanzi' ? 'latin' : 'hanzi' });
         this.render();
       }));
-    if (s.kind === 'commander')
+    // Zones exist where the server sends them (Commander Chess).
+    if (s.position.air_defence)
       items.push(btn(this.showZones ? 'Hide air defence' : 'Show air defence', 'zones', () => {
         this.showZones = !this.showZones;
         this.render();
@@ -529,14 +526,15 @@ export class GameView {
   }
 
   /** @param {number} ply */
-  view(ply) {
+  async view(ply) {
     const s = this.snap;
     if (!s) return;
     const p = Math.max(0, Math.min(s.moves.length, ply));
-    if (!this.positions[p]) {
-      this.el.entryError.textContent = 'That position is not available for replay (see docs: the server does not send past positions yet).';
+    if (!this.positions[p] && !(await this.fetchPositions())) {
+      this.el.entryError.textContent = 'The server could not send that position; try again.';
       return;
     }
+    if (this.snap !== s || p > s.moves.length) return;
     this.viewPly = p === s.moves.length ? null : p;
     this.render();
   }
@@ -581,10 +579,9 @@ export class GameView {
   renderInfo() {
     const s = this.snap;
     if (!s) return;
-    const names = { xiangqi: 'Xiangqi', banqi: 'Banqi', chessbattle: 'Chess-Battle', commander: 'Commander Chess' };
     const role = s.result ? 'finished' : { first: 'playing', second: 'playing', both: 'hot-seat', spectator: 'watching' }[s.you];
     this.el.info.replaceChildren(
-      h('h2', {}, names[s.kind] ?? s.kind),
+      h('h2', {}, GAME_NAMES[s.kind] ?? s.kind),
       h('p', {}, `${role} · ${s.rated ? 'rated' : 'casual'} · ${s.spectators} watching`),
     );
   }

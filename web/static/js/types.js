@@ -10,9 +10,9 @@
 /** @typedef {{id: string, name: string, account: boolean}} UserInfo */
 /** @typedef {{name: string, rating: number|null, ai: boolean, online: boolean}} PlayerInfo */
 /**
- * A legal move: the text to send back and the squares it names, origin first. `display` is
- * optional (requested from the server: the move as people read it).
- * @typedef {{mv: string, squares: string[], display?: string}} LegalMove
+ * A legal move: the text to send back, the squares it names (origin first) and the move as
+ * people read it in the game's notation.
+ * @typedef {{mv: string, squares: string[], display: string}} LegalMove
  */
 /** @typedef {{mv: string, display: string, seat: Seat}} MoveInfo */
 /** @typedef {{winner: Seat|null, reason: string}} GameResult */
@@ -23,8 +23,7 @@
 /** @typedef {{letter: string, name: string, colour: string}} PieceInfo */
 /** @typedef {{kind: string, squares: string[], diagonals: boolean}} Region */
 /**
- * A river drawn between two ranks over some files, with fords (requested extension; the
- * client builds it from `river_after_rank` when absent).
+ * A river drawn between two ranks over some files, with fords.
  * @typedef {{after_rank: string, files: string[], fords: string[]}} River
  */
 /**
@@ -36,11 +35,9 @@
  * @property {string[]} file_labels
  * @property {string[]} rank_labels
  * @property {string[]} missing
- * @property {Region[]} regions
- * @property {string|null} river_after_rank
- * @property {River} [river]
+ * @property {Region[]} regions palaces; terrain: `water`, `coast`, `land`
+ * @property {River|null} river
  * @property {PieceInfo[]} pieces
- * @property {Record<string, number>} [air_defence] piece letter -> zone radius (requested)
  */
 /**
  * @typedef {object} PublicPosition
@@ -49,7 +46,11 @@
  *   stacks as `(NFT)` with `+` before a heroic piece)
  * @property {Seat|null} to_move
  * @property {boolean} in_check
- * @property {Record<Seat, string[]>} [air_defence] squares under each seat's air defence (requested)
+ * @property {string|null} check the square of the royal piece in check
+ * @property {[string, string]|null} colours each seat's colour, first seat first (Banqi: null
+ *   until the first flip)
+ * @property {Record<Seat, string[]>} [air_defence] squares under each seat's air defence
+ *   (Commander)
  */
 /**
  * @typedef {object} Snapshot
@@ -58,7 +59,7 @@
  * @property {GameKind} kind
  * @property {string} options
  * @property {boolean} rated
- * @property {Geometry|null} geometry
+ * @property {Geometry} geometry
  * @property {PublicPosition} start
  * @property {PublicPosition} position
  * @property {MoveInfo[]} moves
@@ -75,7 +76,14 @@
  * @property {ChatLine[]} chat
  * @property {CrowdRecord|null} crowd
  * @property {string|null} rematch
- * @property {PublicPosition[]} [positions] the position after each move (requested, for replay)
+ */
+/**
+ * `GET /api/game/{id}/positions`: the start and the position after each move.
+ * @typedef {{game: string, v: number, positions: PublicPosition[]}} Positions
+ */
+/**
+ * A game of the session's, from `GET /api/my-games`.
+ * @typedef {{id: string, game: GameKind, players: [string, string], you: Role, result: GameResult|null, created_ms: number}} PastGameInfo
  */
 /**
  * @typedef {{e: 'moved', ply: number, mv: string, display: string, seat: Seat, position: PublicPosition, clock: ClockState}
@@ -88,7 +96,7 @@
 /** @typedef {{id: string, by: string, game: GameKind, options: string, clock: TimeControl, rated: boolean}} SeekInfo */
 /** @typedef {{id: string, game: GameKind, players: [string, string], moves: number, spectators: number}} GameSummary */
 /**
- * @typedef {{t: 'welcome', protocol: number, token: string, user: UserInfo}
+ * @typedef {{t: 'welcome', protocol: number, token: string, user: UserInfo, games: GameKind[]}
  *   | {t: 'pong', n: number}
  *   | {t: 'error', code: string, message: string, game?: string}
  *   | {t: 'lobby', seeks: SeekInfo[], games: GameSummary[], live: number}

@@ -22,17 +22,24 @@ export function h(tag, attrs, ...children) {
 export const GAME_NAMES = { xiangqi: 'Xiangqi', banqi: 'Banqi', chessbattle: 'Chess-Battle', commander: 'Commander Chess' };
 
 /**
- * What a seat is called in a game: its colour, or first/second in Banqi (colours come with
- * the first flip).
+ * A seat's colour as the server's position says (`null` in Banqi before the first flip).
+ * @param {Snapshot} s
+ * @param {Seat} seat
+ * @returns {string|null}
+ */
+export function seatColour(s, seat) {
+  return s.position.colours?.[seat === 'first' ? 0 : 1] ?? null;
+}
+
+/**
+ * What a seat is called in a game: its colour, or first/second player while it has none.
  * @param {Snapshot} s
  * @param {Seat} seat
  */
 export function seatName(s, seat) {
-  if (s.kind === 'banqi') return seat === 'first' ? 'First player' : 'Second player';
-  /** @type {Record<string, [string, string]>} */
-  const names = { xiangqi: ['Red', 'Black'], chessbattle: ['Red', 'White'], commander: ['Red', 'Blue'] };
-  const pair = names[s.kind] ?? ['First', 'Second'];
-  return seat === 'first' ? pair[0] : pair[1];
+  const colour = seatColour(s, seat);
+  if (colour) return colour[0].toUpperCase() + colour.slice(1);
+  return seat === 'first' ? 'First player' : 'Second player';
 }
 
 /** @param {Snapshot} s */
@@ -86,8 +93,8 @@ export function pastGames() {
 }
 
 /**
- * Keeps this game in the device's list of games played or watched (the server has no list
- * of a session's past games yet; see docs/web-client.md).
+ * Keeps this game in the device's list of games played or watched: what "My games" shows
+ * when the server's list (`/api/my-games`) cannot be had, and the games only watched.
  * @param {Snapshot} s
  */
 export function rememberGame(s) {
@@ -117,43 +124,4 @@ export function download(name, text) {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-}
-
-/**
- * Keeps the positions of a game seen on this device, so it can be replayed later (the
- * snapshot has only the start and the current position; request 6 in docs/web-client.md).
- * The last ten games are kept.
- * @param {string} id
- * @param {string[]} moves the move texts, to tell later whether the positions still apply
- * @param {(import('./types.js').PublicPosition|null)[]} positions
- */
-export function savePositions(id, moves, positions) {
-  try {
-    const index = JSON.parse(localStorage.getItem('cannonade_pos_index') ?? '[]').filter((/** @type {string} */ g) => g !== id);
-    index.unshift(id);
-    for (const old of index.splice(10)) localStorage.removeItem(`cannonade_pos_${old}`);
-    localStorage.setItem('cannonade_pos_index', JSON.stringify(index));
-    localStorage.setItem(`cannonade_pos_${id}`, JSON.stringify({ moves, positions }));
-  } catch {
-    // A full storage only loses replays, never the game.
-  }
-}
-
-/**
- * The saved positions of a game that still apply to `moves`: those after a common beginning
- * of both move lists (a takeback elsewhere makes later ones stale).
- * @param {string} id
- * @param {string[]} moves
- * @returns {(import('./types.js').PublicPosition|null)[]}
- */
-export function loadPositions(id, moves) {
-  try {
-    const saved = JSON.parse(localStorage.getItem(`cannonade_pos_${id}`) ?? '{}');
-    if (!Array.isArray(saved.moves) || !Array.isArray(saved.positions)) return [];
-    let same = 0;
-    while (same < moves.length && saved.moves[same] === moves[same]) same += 1;
-    return saved.positions.slice(0, same + 1);
-  } catch {
-    return [];
-  }
 }

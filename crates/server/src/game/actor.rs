@@ -16,7 +16,8 @@ use cannonade_games::{AnyGame, AnyRecord, GameKind};
 use cannonade_store::{EventRow, Finish, GameRow, RatingRow};
 use cannonade_wire::{
     ChatLine, ClientMsg, ErrorCode, GameEvent, GameResult, LegalMove, MAX_CHAT_CHARS, MoveInfo,
-    OfferKind, PlayerInfo, PublicPosition, Role, Room, Seat, ServerMsg, Snapshot, TimeControl,
+    OfferKind, PlayerInfo, Positions, PublicPosition, Role, Room, Seat, ServerMsg, Snapshot,
+    TimeControl,
 };
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -317,6 +318,9 @@ impl Actor {
         match cmd {
             Cmd::Join { conn, since } => self.join(conn, since),
             Cmd::Leave { conn_id } => self.leave(conn_id),
+            Cmd::Positions { reply } => {
+                let _ = reply.send(self.positions());
+            }
             Cmd::Client { conn, msg, at } => {
                 let game = self.id.clone();
                 if let Err((code, text)) = self.client(&conn, msg, at).await {
@@ -371,7 +375,7 @@ impl Actor {
     fn refresh_legal(&mut self) {
         self.legal = if self.to_move().is_some() {
             let pos = self.record.position();
-            pos.legal_moves().into_iter().map(|m| LegalMove::from_text(pos.move_text(m))).collect()
+            pos.legal_moves().into_iter().map(|m| LegalMove::of(&pos, m)).collect()
         } else {
             Vec::new()
         };
@@ -463,6 +467,18 @@ impl Actor {
             crowd: (spectator || self.result.is_some()).then(|| self.proposals.crowd()),
             rematch: self.rematch.clone(),
         }
+    }
+
+    /// The start and the position after each move, replayed from the move list (public
+    /// views: a Banqi deal never gets in).
+    fn positions(&self) -> Result<Positions, String> {
+        let mut record = AnyRecord::new(self.start.clone());
+        let mut positions = vec![PublicPosition::of(&self.start)];
+        for m in &self.moves {
+            record.play_text(&m.mv).map_err(|e| format!("replaying {}: {e}", m.mv))?;
+            positions.push(PublicPosition::of(&record.position()));
+        }
+        Ok(Positions { game: self.id.clone(), v: self.events.len() as u64, positions })
     }
 
     fn join(&mut self, conn: Conn, since: Option<u64>) {

@@ -63,6 +63,11 @@ pub enum Cmd {
         /// When the socket read it (clocks charge from here).
         at: Instant,
     },
+    /// The start and the position after each move, for replay.
+    Positions {
+        /// Where to send them (an error if the stored moves no longer replay).
+        reply: tokio::sync::oneshot::Sender<Result<cannonade_wire::Positions, String>>,
+    },
     /// The engine's move for ply `ply`.
     Ai {
         /// The ply searched.
@@ -226,6 +231,20 @@ pub async fn get_or_load(app: &Arc<App>, id: &str) -> Result<Option<GameHandle>,
     let events = app.store.events(id).await.map_err(|e| e.to_string())?;
     lock(&app.games).retain(|gid, h| gid != id || !h.tx.is_closed());
     load(app, row, events).await.map(Some)
+}
+
+/// The positions of a game for replay (loading it from the store if need be); `None` for an
+/// unknown game.
+pub async fn positions(
+    app: &Arc<App>,
+    id: &str,
+) -> Result<Option<cannonade_wire::Positions>, String> {
+    let Some(handle) = get_or_load(app, id).await? else {
+        return Ok(None);
+    };
+    let (reply, answer) = tokio::sync::oneshot::channel();
+    handle.tx.send(Cmd::Positions { reply }).await.map_err(|_| "the game closed".to_string())?;
+    answer.await.map_err(|_| "the game closed".to_string())?.map(Some)
 }
 
 /// Brings every live game of the store back (server start). Clocks resume at the times
