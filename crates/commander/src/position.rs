@@ -6,7 +6,7 @@ use crate::attacks::{Providers, attacked, attackers, facing};
 use crate::board::{NPOINTS, Points, can_stand};
 use crate::moves::{Move, Op};
 use crate::piece::{
-    Kind, Unit, bit, carrier, colour, heroes, kinds, make_unit, sub_unit, unit_points,
+    Kind, Unit, air_radius, bit, carrier, colour, heroes, kinds, make_unit, sub_unit, unit_points,
 };
 use crate::zobrist::{side_key, unit_key};
 use cannonade_geom::bits::Bits64;
@@ -280,6 +280,17 @@ impl Position {
             }
         }
         zone
+    }
+
+    /// The points holding a unit of colour `c` (0 Red), in increasing order.
+    pub fn occupied(&self, c: usize) -> impl Iterator<Item = u8> {
+        self.b.occ.get(c).copied().unwrap_or_default().iter()
+    }
+
+    /// The air-defence radius the unit on `p` projects (section 8.1; 0 when it provides
+    /// none or the point is empty).
+    pub fn air_radius_at(&self, p: u8) -> u8 {
+        self.b.units.get(p as usize).map_or(0, |&u| if u == 0 { 0 } else { air_radius(u) })
     }
 
     /// Pieces of colour `c` (0 Red) standing on the board, stacked ones included, by kind.

@@ -101,6 +101,23 @@ pub const BATTLE_TEMPO: i32 = 15;
 pub const COMMANDER_VALUES: [i32; 11] = [0, 100, 200, 100, 100, 300, 200, 400, 600, 800, 0];
 /// Commander Chess: the side to move's tempo.
 pub const COMMANDER_TEMPO: i32 = 10;
+/// Commander Chess: a heroic piece's worth beyond its kind (ranges + 1, all directions, and
+/// 10 more points to the side that takes it), per heroic piece other than the Commander.
+pub const COMMANDER_HERO: i32 = 60;
+/// Commander Chess: bonus of an Infantry, Militia or Tank by ranks advanced (0 = own back
+/// rank); foot soldiers are what takes the enemy Commander's ground.
+pub const COMMANDER_FOOT_ADVANCE: [i32; 12] = [0, 0, 0, 3, 6, 10, 16, 22, 28, 32, 32, 30];
+/// Commander Chess: bonus of an Artillery, Missile or Anti-Air by ranks advanced: they
+/// support from behind, so only the first steps count.
+pub const COMMANDER_SUPPORT_ADVANCE: [i32; 12] = [0, 0, 4, 8, 10, 10, 8, 6, 4, 2, 0, 0];
+/// Commander Chess: penalty per rank the Commander stands beyond its third rank.
+pub const COMMANDER_EXPOSED_RANK: i32 = 12;
+/// Commander Chess: penalty per enemy unit within two points (king distance) of one's
+/// Commander.
+pub const COMMANDER_NEAR_ENEMY: i32 = 18;
+/// Commander Chess: bonus when one's Commander stands inside one's own air-defence zone
+/// (an enemy Air Force must then fly through it to strike).
+pub const COMMANDER_AIR_COVER: i32 = 20;
 
 /// Levels 1–10 for people: maximum depth, node budget and evaluation noise (± centipawns).
 /// Level 10 is full strength.

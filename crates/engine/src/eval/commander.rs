@@ -1,9 +1,58 @@
-//! Commander Chess: material by kind (stacked pieces included). Terrain, air defence and the
-//! points race are not evaluated yet; the game's own points follow from the captures.
+//! Commander Chess: material by kind (stacked pieces included) and heroes, the advance of
+//! the land army, and the Commander's safety: how far it has wandered, enemy units close to
+//! it and whether its own air defence covers it. The points race follows from material, as
+//! every capture scores the victim's value.
 
-use crate::params::{COMMANDER_TEMPO, COMMANDER_VALUES};
+use crate::params::{
+    COMMANDER_AIR_COVER, COMMANDER_EXPOSED_RANK, COMMANDER_FOOT_ADVANCE, COMMANDER_HERO,
+    COMMANDER_NEAR_ENEMY, COMMANDER_SUPPORT_ADVANCE, COMMANDER_TEMPO, COMMANDER_VALUES,
+};
 use crate::{Evaluate, Repetition};
-use cannonade_commander::{Move, Position};
+use cannonade_commander::board::{file, in_zone, rank};
+use cannonade_commander::{Kind, Move, Position};
+
+/// Ranks advanced by colour `c` on point `p` (0 = its own back rank).
+fn progress(c: usize, p: u8) -> usize {
+    if c == 0 { rank(p) as usize } else { 11 - rank(p) as usize }
+}
+
+/// King distance between two points.
+fn distance(a: u8, b: u8) -> u8 {
+    file(a).abs_diff(file(b)).max(rank(a).abs_diff(rank(b)))
+}
+
+/// Everything but material for colour `c`, in centipawns.
+fn placement(pos: &Position, c: usize) -> i32 {
+    const FOOT: u16 = Kind::Infantry.bit() | Kind::Militia.bit() | Kind::Tank.bit();
+    const SUPPORT: u16 = Kind::Artillery.bit() | Kind::Missile.bit() | Kind::AntiAir.bit();
+    let own_cmd = pos.commander(c);
+    let enemy_cmd = pos.commander(1 - c);
+    let mut score = 0;
+    let mut covered = false;
+    for p in pos.occupied(c) {
+        let Some((_, kinds, heroes)) = pos.unit_at(p) else { continue };
+        let ahead = progress(c, p);
+        score += COMMANDER_HERO * (heroes & !Kind::Commander.bit()).count_ones() as i32;
+        score += COMMANDER_FOOT_ADVANCE[ahead] * (kinds & FOOT).count_ones() as i32;
+        score += COMMANDER_SUPPORT_ADVANCE[ahead] * (kinds & SUPPORT).count_ones() as i32;
+        if let Some(cmd) = own_cmd {
+            let r = pos.air_radius_at(p);
+            covered |= r > 0 && in_zone(p, cmd, r);
+        }
+        if let Some(them) = enemy_cmd
+            && distance(p, them) <= 2
+        {
+            score += COMMANDER_NEAR_ENEMY;
+        }
+    }
+    if let Some(cmd) = own_cmd {
+        score -= COMMANDER_EXPOSED_RANK * progress(c, cmd).saturating_sub(2) as i32;
+        if covered {
+            score += COMMANDER_AIR_COVER;
+        }
+    }
+    score
+}
 
 /// Material of colour `c` in centipawns.
 fn material(pos: &Position, c: usize) -> i32 {
@@ -22,7 +71,8 @@ impl Evaluate for Position {
 
     fn evaluate(&self) -> i32 {
         let us = self.turn();
-        COMMANDER_TEMPO + material(self, us) - material(self, 1 - us)
+        COMMANDER_TEMPO + material(self, us) - material(self, 1 - us) + placement(self, us)
+            - placement(self, 1 - us)
     }
 
     fn move_index(&self, mv: Move) -> usize {
