@@ -4,6 +4,7 @@
 use super::clock::Clock;
 use super::export::export;
 use super::proposals::Proposals;
+use super::stored::StoredEvent;
 use super::{Cmd, Dealer, GameHandle, GameSpec, SeatSpec, Summary, start_game};
 use crate::rating::Rating;
 use crate::state::{App, Conn, Frame, lock};
@@ -186,9 +187,10 @@ impl Actor {
             self_tx: None,
         };
         for e in events {
-            let event: GameEvent =
+            let stored: StoredEvent =
                 serde_json::from_str(&e.body).map_err(|err| format!("event {}: {err}", e.v))?;
-            actor.apply(&event)?;
+            actor.apply(&stored)?;
+            let event = stored.into_event(|| PublicPosition::of(&actor.record.position()));
             let v = actor.events.len() as u64 + 1;
             let msg = ServerMsg::Event { game: actor.id.clone(), v, event, legal: None };
             actor.events.push(Frame::from(msg.to_json()));
@@ -211,9 +213,9 @@ impl Actor {
     }
 
     /// Applies a stored event to the state (recovery), without telling anyone.
-    fn apply(&mut self, event: &GameEvent) -> Result<(), String> {
+    fn apply(&mut self, event: &StoredEvent) -> Result<(), String> {
         match event {
-            GameEvent::Moved { info, clock, .. } => {
+            StoredEvent::Moved { info, clock, .. } => {
                 self.record
                     .play_text(&info.mv)
                     .map_err(|e| format!("stored move {}: {e}", info.mv))?;
@@ -221,21 +223,21 @@ impl Actor {
                 self.clock = Clock::restored(self.tc, clock.remaining_ms);
                 self.offers.retain(|(k, _)| *k == OfferKind::Rematch);
             }
-            GameEvent::Offered { kind, seat } => self.offers.push((*kind, *seat)),
-            GameEvent::Declined { kind, .. } => self.offers.retain(|(k, _)| k != kind),
-            GameEvent::TakenBack { moves, clock, .. } => {
+            StoredEvent::Offered { kind, seat } => self.offers.push((*kind, *seat)),
+            StoredEvent::Declined { kind, .. } => self.offers.retain(|(k, _)| k != kind),
+            StoredEvent::TakenBack { moves, clock } => {
                 let keep = self.moves.len().saturating_sub(*moves as usize);
                 self.moves.truncate(keep);
                 self.rebuild()?;
                 self.clock = Clock::restored(self.tc, clock.remaining_ms);
                 self.offers.clear();
             }
-            GameEvent::Ended { result, seed, .. } => {
+            StoredEvent::Ended { result, seed, .. } => {
                 self.result = Some(result.clone());
                 self.revealed_seed = seed.clone();
                 self.offers.clear();
             }
-            GameEvent::Rematch { game } => {
+            StoredEvent::Rematch { game } => {
                 self.rematch = Some(game.clone());
                 self.offers.clear();
             }
@@ -554,7 +556,7 @@ impl Actor {
             .map(|(i, e)| EventRow {
                 game_id: self.id.clone(),
                 v: base + i as i64 + 1,
-                body: serde_json::to_string(e).unwrap_or_default(),
+                body: StoredEvent::of(e).to_body(),
             })
             .collect();
         self.app.writer.append(rows).await.map_err(|e| {

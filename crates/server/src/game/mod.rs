@@ -6,6 +6,7 @@ pub mod clock;
 mod dealer;
 mod export;
 pub mod proposals;
+mod stored;
 
 use crate::ids;
 use crate::lobby::{Refusal, check_settings};
