@@ -25,6 +25,18 @@ pub struct UserCtx {
 }
 
 impl UserCtx {
+    /// A user whose socket is on another node, as that node vouched for it (already stored
+    /// if it holds a seat).
+    pub fn remote(info: UserInfo) -> UserCtx {
+        UserCtx {
+            id: info.id,
+            name: info.name,
+            account: info.account,
+            token_hash: String::new(),
+            persisted: AtomicBool::new(true),
+        }
+    }
+
     /// The user as the wire shows it.
     pub fn info(&self) -> UserInfo {
         UserInfo { id: self.id.clone(), name: self.name.clone(), account: self.account }

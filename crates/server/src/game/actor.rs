@@ -5,9 +5,9 @@ use super::clock::Clock;
 use super::export::export;
 use super::proposals::Proposals;
 use super::stored::StoredEvent;
-use super::{Cmd, Dealer, GameHandle, GameSpec, SeatSpec, Summary, start_game};
+use super::{Audience, Cmd, Dealer, GameHandle, GameSpec, SeatSpec, Summary, role_of, start_game};
 use crate::rating::Rating;
-use crate::state::{App, Conn, Frame, lock};
+use crate::state::{App, Conn, Frame, Out, lock};
 use cannonade_banqi::DealSeed;
 use cannonade_core::{Next, Side};
 use cannonade_engine::{Clock as EngineClock, Limits, search_any};
@@ -37,7 +37,7 @@ struct Player {
 struct Sub {
     role: Role,
     user: String,
-    tx: mpsc::Sender<Frame>,
+    tx: Out,
 }
 
 /// How often spectator counts and tallies go out at most.
@@ -140,13 +140,8 @@ impl Actor {
             });
         }
         let players: [Player; 2] = [players[0].clone(), players[1].clone()];
-        let summary = Arc::new(Summary {
-            kind,
-            names: [row.names[0].clone(), row.names[1].clone()],
-            moves: Default::default(),
-            spectators: Default::default(),
-            over: Default::default(),
-        });
+        let summary =
+            Arc::new(Summary::new(kind, [row.names[0].clone(), row.names[1].clone()], false));
         let now = Instant::now();
         let mut actor = Actor {
             app: app.clone(),
@@ -332,14 +327,7 @@ impl Actor {
     }
 
     fn role_of(&self, user: &str) -> Role {
-        let first = self.players[0].user.as_deref() == Some(user);
-        let second = self.players[1].user.as_deref() == Some(user);
-        match (first, second) {
-            (true, true) => Role::Both,
-            (true, false) => Role::First,
-            (false, true) => Role::Second,
-            (false, false) => Role::Spectator,
-        }
+        role_of(&[self.players[0].user.clone(), self.players[1].user.clone()], user)
     }
 
     fn hotseat(&self) -> bool {
@@ -384,21 +372,34 @@ impl Actor {
         }
     }
 
-    /// Sends `frame` to the subscribers `to` selects; drops those too far behind.
-    fn send_where(&mut self, frame: &Frame, to: impl Fn(&Sub) -> bool) {
+    /// Sends `frame` to the subscribers `to` admits; drops those too far behind. Sockets of
+    /// other nodes get it through their node, once per node.
+    fn send_where(&mut self, frame: &Frame, to: Audience) {
         let mut slow = Vec::new();
         let mut sent = 0u64;
+        let mut nodes: Vec<&Arc<str>> = Vec::new();
         // Players first: a move reaches the opponent before thousands of spectators.
         let players = self.subs.iter().filter(|(_, s)| s.role.is_player());
         let spectators = self.subs.iter().filter(|(_, s)| !s.role.is_player());
         for (id, sub) in players.chain(spectators) {
-            if to(sub) {
+            if let Some(node) = sub.tx.remote_node() {
+                if !nodes.contains(&node) {
+                    nodes.push(node);
+                }
+                continue;
+            }
+            if to.admits(sub.role) {
                 match sub.tx.try_send(frame.clone()) {
                     Ok(()) => sent += 1,
                     Err(mpsc::error::TrySendError::Full(_)) => slow.push((*id, true)),
                     // The socket closed; its leave message is on its way.
                     Err(mpsc::error::TrySendError::Closed(_)) => slow.push((*id, false)),
                 }
+            }
+        }
+        if let Some(cluster) = self.app.cluster() {
+            for node in nodes {
+                cluster.broadcast(node, &self.id, to, frame);
             }
         }
         self.app.metrics.frames_out.fetch_add(sent, Relaxed);
@@ -521,7 +522,7 @@ impl Actor {
             claim_in_ms: (!now_online).then(|| self.app.config.grace.as_millis() as u64),
         };
         let frame = Frame::from(msg.to_json());
-        self.send_where(&frame, |_| true);
+        self.send_where(&frame, Audience::All);
     }
 
     fn flush(&mut self) {
@@ -532,7 +533,7 @@ impl Actor {
             self.summary.spectators.store(count, Relaxed);
             let frame =
                 Frame::from(ServerMsg::Spectators { game: self.id.clone(), count }.to_json());
-            self.send_where(&frame, |_| true);
+            self.send_where(&frame, Audience::All);
         }
         if self.tally_dirty {
             self.tally_dirty = false;
@@ -542,7 +543,7 @@ impl Actor {
                 counts: self.proposals.tally(),
             };
             let frame = Frame::from(msg.to_json());
-            self.send_where(&frame, |s| s.role == Role::Spectator);
+            self.send_where(&frame, Audience::Spectators);
         }
     }
 
@@ -569,15 +570,13 @@ impl Actor {
             let plain = ServerMsg::Event { game: self.id.clone(), v, event, legal: None };
             let without = Frame::from(plain.to_json());
             self.events.push(without.clone());
-            if i + 1 == n && self.to_move().is_some() {
-                let with = Frame::from(with_legal(without.as_str(), &self.legal));
-                let mover = self.to_move().map(Seat::from);
-                let gets =
-                    |s: &Sub| s.role == Role::Spectator || mover.is_some_and(|m| s.role.holds(m));
-                self.send_where(&with, gets);
-                self.send_where(&without, |s| !gets(s));
-            } else {
-                self.send_where(&without, |_| true);
+            match self.to_move().map(Seat::from) {
+                Some(mover) if i + 1 == n => {
+                    let with = Frame::from(with_legal(without.as_str(), &self.legal));
+                    self.send_where(&with, Audience::WithLegal(mover));
+                    self.send_where(&without, Audience::WithoutLegal(mover));
+                }
+                _ => self.send_where(&without, Audience::All),
             }
         }
         Ok(())
@@ -693,7 +692,8 @@ impl Actor {
                 }
                 self.chat.push_back(line.clone());
                 let frame = Frame::from(ServerMsg::Chat { game: self.id.clone(), line }.to_json());
-                self.send_where(&frame, |s| room == Room::Players || s.role == Role::Spectator);
+                let to = if room == Room::Players { Audience::All } else { Audience::Spectators };
+                self.send_where(&frame, to);
                 Ok(())
             }
             other => refuse(ErrorCode::BadMessage, format!("{other:?} is not a game request")),
@@ -893,7 +893,7 @@ impl Actor {
             crowd: self.proposals.crowd(),
         };
         let frame = Frame::from(msg.to_json());
-        self.send_where(&frame, |s| s.role == Role::Spectator);
+        self.send_where(&frame, Audience::Spectators);
         let scores: HashMap<String, (u32, u32)> = revealed.scored.into_iter().collect();
         for sub in self.subs.values().filter(|s| s.role == Role::Spectator) {
             if let Some(&(hits, total)) = scores.get(&sub.user) {
