@@ -147,6 +147,51 @@ async fn two_nodes_share_a_game(a: Node, b: Node) {
 }
 
 #[tokio::test]
+async fn a_player_on_a_node_that_dies_shows_offline_to_the_owner() {
+    let db = format!("sqlite://{}/{}.db", std::env::temp_dir().display(), unique("cluster"));
+    let hub = LocalHub::new();
+    let mut nodes = Vec::new();
+    for name in ["node-c", "node-d"] {
+        let (bus, inbox) = hub.join(&cluster::topics(name));
+        nodes.push(node(cluster_config(&db), name, Arc::new(bus), inbox).await);
+    }
+    let (c, d) = (&nodes[0], &nodes[1]);
+    let mut p1 = Client::connect(c.addr, None).await;
+    let mut p2 = Client::connect(d.addr, None).await;
+    let clock = tc(600_000, 0);
+    p1.send(ClientMsg::Invite {
+        game: GameKind::Xiangqi,
+        options: String::new(),
+        clock,
+        rated: false,
+    })
+    .await;
+    let code = match p1.until("invite", |m| matches!(m, ServerMsg::InviteCreated { .. })).await {
+        ServerMsg::InviteCreated { code, .. } => code,
+        _ => unreachable!(),
+    };
+    p2.send(ClientMsg::AcceptSeek { id: code }).await;
+    let (game, role1) = p1.started().await;
+    p2.started().await;
+    p1.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    p1.snapshot().await;
+    p2.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    let snap = p2.snapshot().await;
+    let seat1 = usize::from(role1 == Role::Second);
+    assert!(snap.players[seat1].online, "the player on the other node is online");
+    let _ = p2.drain(300).await;
+    // p1's node dies without a word: its socket leaves the game once the node is silent.
+    c.app.cluster().unwrap().stop();
+    let stopped = std::time::Instant::now();
+    let offline =
+        p2.until("p1 offline", |m| matches!(m, ServerMsg::Presence { online: false, .. })).await;
+    let ServerMsg::Presence { game: g, seat, claim_in_ms, .. } = offline else { unreachable!() };
+    assert!(role1.holds(seat), "the seat of the player whose node died");
+    assert_eq!((g, claim_in_ms.is_some()), (game, true));
+    assert!(stopped.elapsed() >= Duration::from_secs(5), "only once the node was silent");
+}
+
+#[tokio::test]
 async fn two_nodes_on_the_in_process_bus() {
     let db = format!("sqlite://{}/{}.db", std::env::temp_dir().display(), unique("cluster"));
     let hub = LocalHub::new();

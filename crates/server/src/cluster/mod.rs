@@ -83,7 +83,16 @@ pub struct Cluster {
     app: Weak<App>,
     relays: Mutex<HashMap<String, relay::RelayEntry>>,
     lobbies: Mutex<HashMap<String, NodeLobby>>,
+    /// Other nodes' sockets following games this node runs, by node, with when that node
+    /// was last heard of: when a node falls silent, its sockets leave the games.
+    followers: Mutex<HashMap<String, Followers>>,
     stopped: AtomicBool,
+}
+
+/// One node's sockets in this node's games.
+struct Followers {
+    heard: Instant,
+    conns: std::collections::HashSet<(String, u64)>,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -108,6 +117,7 @@ impl Cluster {
             app: Arc::downgrade(app),
             relays: Mutex::default(),
             lobbies: Mutex::default(),
+            followers: Mutex::default(),
             stopped: AtomicBool::new(false),
         });
         let _ = app.cluster.set(cluster.clone());
@@ -295,10 +305,12 @@ impl Cluster {
         let frame = || Frame::from(String::from_utf8_lossy(body).into_owned());
         match header {
             Header::Join { game, node, conn, user, since } => {
+                self.follow(&node, &game, conn, true);
                 let conn = self.remote_conn(&node, conn, user);
                 self.to_actor(app, &game, &node, Cmd::Join { conn, since }).await;
             }
-            Header::Leave { game, conn, .. } => {
+            Header::Leave { game, node, conn } => {
+                self.follow(&node, &game, conn, false);
                 let local = lock(&app.games).get(&game).cloned();
                 if let Some(h) = local.filter(|h| !h.summary.relayed) {
                     let _ = h.tx.send(Cmd::Leave { conn_id: conn }).await;
@@ -337,6 +349,9 @@ impl Cluster {
             }
             Header::Lobby { from, seeks, games, live } => {
                 if *from != *self.node {
+                    if let Some(f) = lock(&self.followers).get_mut(&from) {
+                        f.heard = Instant::now();
+                    }
                     let l = NodeLobby { at: Instant::now(), seeks, games, live };
                     lock(&self.lobbies).insert(from, l);
                 }
@@ -358,8 +373,43 @@ impl Cluster {
         }
     }
 
+    /// Notes that a socket of `node` follows (`true`) or left `game`.
+    fn follow(&self, node: &str, game: &str, conn: u64, joined: bool) {
+        let mut followers = lock(&self.followers);
+        let f = followers
+            .entry(node.to_string())
+            .or_insert_with(|| Followers { heard: Instant::now(), conns: Default::default() });
+        f.heard = Instant::now();
+        if joined {
+            f.conns.insert((game.to_string(), conn));
+        } else {
+            f.conns.remove(&(game.to_string(), conn));
+        }
+    }
+
+    /// Takes the sockets of nodes not heard of for a while out of this node's games (their
+    /// players show offline, finished games can end).
+    async fn drop_silent_nodes(&self, app: &App) {
+        let silent: Vec<(String, u64)> = {
+            let mut followers = lock(&self.followers);
+            let gone: Vec<String> = followers
+                .iter()
+                .filter(|(_, f)| f.heard.elapsed() > LOBBY_FRESH)
+                .map(|(n, _)| n.clone())
+                .collect();
+            gone.iter().filter_map(|n| followers.remove(n)).flat_map(|f| f.conns).collect()
+        };
+        for (game, conn) in silent {
+            let handle = lock(&app.games).get(&game).cloned();
+            if let Some(h) = handle.filter(|h| !h.summary.relayed) {
+                let _ = h.tx.send(Cmd::Leave { conn_id: conn }).await;
+            }
+        }
+    }
+
     /// Renews the leases of this node's games every third of their life; a game whose lease
-    /// was lost (to a node that thought this one dead) is stopped here.
+    /// was lost (to a node that thought this one dead) is stopped here. Drops the sockets of
+    /// silent nodes on the same beat.
     async fn renew_leases(self: Arc<Self>) {
         let mut tick = tokio::time::interval(self.lease / 3);
         loop {
@@ -368,6 +418,7 @@ impl Cluster {
                 break;
             }
             let Some(app) = self.app.upgrade() else { break };
+            self.drop_silent_nodes(&app).await;
             let owned: Vec<String> = lock(&app.games)
                 .iter()
                 .filter(|(_, h)| !h.summary.relayed && !h.tx.is_closed())
