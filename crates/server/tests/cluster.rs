@@ -45,10 +45,14 @@ fn runs(app: &App, game: &str) -> bool {
 
 const PROPOSAL_WORDS: [&str; 4] = ["tally", "reveal", "proposal_ok", "\"score\""];
 
-async fn two_nodes_share_a_game(a: Node, b: Node) {
-    // One player on each node: the invite is made on A and taken on B, so B runs the game.
-    let mut p1 = Client::connect(a.addr, None).await;
-    let mut p2 = Client::connect(b.addr, None).await;
+/// One player on each node: an invite made on `a`, taken on `b` (whose node then runs the
+/// game). Returns both players, the game, each one's role and the invite's code.
+async fn invite_across(
+    a: SocketAddr,
+    b: SocketAddr,
+) -> (Client, Client, String, Role, Role, String) {
+    let mut p1 = Client::connect(a, None).await;
+    let mut p2 = Client::connect(b, None).await;
     let clock = tc(600_000, 0);
     p1.send(ClientMsg::Invite {
         game: GameKind::Xiangqi,
@@ -65,6 +69,24 @@ async fn two_nodes_share_a_game(a: Node, b: Node) {
     let (game, role1) = p1.started().await;
     let (game2, role2) = p2.started().await;
     assert_eq!(game, game2, "the seeker on the other node hears of the game");
+    (p1, p2, game, role1, role2, code)
+}
+
+/// Two nodes on the in-process bus sharing a SQLite file.
+async fn in_process_nodes(names: [&str; 2]) -> (Node, Node) {
+    let db = format!("sqlite://{}/{}.db", std::env::temp_dir().display(), unique("cluster"));
+    let hub = LocalHub::new();
+    let mut nodes = Vec::new();
+    for name in names {
+        let (bus, inbox) = hub.join(&cluster::topics(name));
+        nodes.push(node(cluster_config(&db), name, Arc::new(bus), inbox).await);
+    }
+    let b = nodes.pop().unwrap();
+    (nodes.pop().unwrap(), b)
+}
+
+async fn two_nodes_share_a_game(a: Node, b: Node) {
+    let (p1, p2, game, role1, role2, code) = invite_across(a.addr, b.addr).await;
     assert!(runs(&b.app, &game) && !runs(&a.app, &game), "the taker's node runs the game");
     // A taken invite is gone on every node.
     let mut late = Client::connect(a.addr, None).await;
@@ -148,31 +170,8 @@ async fn two_nodes_share_a_game(a: Node, b: Node) {
 
 #[tokio::test]
 async fn a_player_on_a_node_that_dies_shows_offline_to_the_owner() {
-    let db = format!("sqlite://{}/{}.db", std::env::temp_dir().display(), unique("cluster"));
-    let hub = LocalHub::new();
-    let mut nodes = Vec::new();
-    for name in ["node-c", "node-d"] {
-        let (bus, inbox) = hub.join(&cluster::topics(name));
-        nodes.push(node(cluster_config(&db), name, Arc::new(bus), inbox).await);
-    }
-    let (c, d) = (&nodes[0], &nodes[1]);
-    let mut p1 = Client::connect(c.addr, None).await;
-    let mut p2 = Client::connect(d.addr, None).await;
-    let clock = tc(600_000, 0);
-    p1.send(ClientMsg::Invite {
-        game: GameKind::Xiangqi,
-        options: String::new(),
-        clock,
-        rated: false,
-    })
-    .await;
-    let code = match p1.until("invite", |m| matches!(m, ServerMsg::InviteCreated { .. })).await {
-        ServerMsg::InviteCreated { code, .. } => code,
-        _ => unreachable!(),
-    };
-    p2.send(ClientMsg::AcceptSeek { id: code }).await;
-    let (game, role1) = p1.started().await;
-    p2.started().await;
+    let (c, d) = in_process_nodes(["node-c", "node-d"]).await;
+    let (mut p1, mut p2, game, role1, ..) = invite_across(c.addr, d.addr).await;
     p1.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
     p1.snapshot().await;
     p2.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
@@ -193,15 +192,7 @@ async fn a_player_on_a_node_that_dies_shows_offline_to_the_owner() {
 
 #[tokio::test]
 async fn two_nodes_on_the_in_process_bus() {
-    let db = format!("sqlite://{}/{}.db", std::env::temp_dir().display(), unique("cluster"));
-    let hub = LocalHub::new();
-    let mut nodes = Vec::new();
-    for name in ["node-a", "node-b"] {
-        let (bus, inbox) = hub.join(&cluster::topics(name));
-        nodes.push(node(cluster_config(&db), name, Arc::new(bus), inbox).await);
-    }
-    let b = nodes.pop().unwrap();
-    let a = nodes.pop().unwrap();
+    let (a, b) = in_process_nodes(["node-a", "node-b"]).await;
     two_nodes_share_a_game(a, b).await;
 }
 
