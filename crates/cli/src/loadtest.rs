@@ -18,11 +18,21 @@ use tokio_tungstenite::tungstenite::Message;
 type Ws = tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>;
 
 /// Arguments of `cannonade loadtest`.
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub struct Args {
-    /// The server's websocket address, on this machine: `ws://127.0.0.1:PORT`.
-    #[arg(long)]
-    url: String,
+    /// A server's websocket address, on this machine: `ws://127.0.0.1:PORT`. Give several
+    /// (nodes of one cluster) to spread the sockets: the two players of a game go to two
+    /// different nodes, spectators round the nodes.
+    #[arg(long = "url", required = true)]
+    urls: Vec<String>,
+    /// Run this many processes, each with its share of the games (a game, its bots and its
+    /// spectators stay in one process), and merge their figures: one process may hold only
+    /// so many open sockets.
+    #[arg(long, default_value_t = 1)]
+    procs: usize,
+    /// Internal: this process is share `I/N` of a `--procs N` run.
+    #[arg(long, hide = true)]
+    part: Option<String>,
     /// Live games (two bot sockets each); 0 opens only idle spectator sockets.
     #[arg(long, default_value_t = 10)]
     games: usize,
@@ -57,6 +67,67 @@ const SETUP: Duration = Duration::from_secs(300);
 const MAX_GAMES: usize = 20_000;
 const MAX_SPECTATORS: usize = 100_000;
 const MAX_DURATION: u64 = 3600;
+
+/// What one process measured: merged over processes by `--procs`.
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+struct Report {
+    seated_s: f64,
+    connected_s: f64,
+    open: u64,
+    failed: u64,
+    moves: u64,
+    reconnects: u64,
+    opponent: Vec<u32>,
+    spectator: Vec<u32>,
+    errors: BTreeMap<String, u64>,
+}
+
+impl Report {
+    fn merge(&mut self, other: Report) {
+        self.seated_s = self.seated_s.max(other.seated_s);
+        self.connected_s = self.connected_s.max(other.connected_s);
+        self.open += other.open;
+        self.failed += other.failed;
+        self.moves += other.moves;
+        self.reconnects += other.reconnects;
+        self.opponent.extend(other.opponent);
+        self.spectator.extend(other.spectator);
+        for (what, n) in other.errors {
+            *self.errors.entry(what).or_default() += n;
+        }
+    }
+
+    fn print(self, args: &Args) {
+        println!(
+            "{} games seated in {:.1} s; {} sockets open ({} failed) in {:.1} s",
+            args.games, self.seated_s, self.open, self.failed, self.connected_s
+        );
+        println!(
+            "ran {} s with {} games and {} spectators (proposals: {}) on {} node(s) from {} process(es)",
+            args.duration,
+            args.games,
+            args.spectators,
+            args.proposals,
+            args.urls.len(),
+            args.procs
+        );
+        println!(
+            "moves: {} ({:.1}/s); reconnects: {}",
+            self.moves,
+            self.moves as f64 / args.duration as f64,
+            self.reconnects
+        );
+        percentiles("move→opponent", self.opponent);
+        percentiles("move→spectator", self.spectator);
+        if self.errors.is_empty() {
+            println!("errors: none");
+        } else {
+            for (what, n) in &self.errors {
+                println!("error ×{n}: {what}");
+            }
+        }
+    }
+}
 
 #[derive(Default)]
 struct Shared {
@@ -206,16 +277,86 @@ fn check_url(url: &str) -> Result<SocketAddr> {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let server = check_url(&args.url)?;
+    let servers = args.urls.iter().map(|u| check_url(u)).collect::<Result<Vec<_>>>()?;
     if args.games > MAX_GAMES || args.spectators > MAX_SPECTATORS || args.duration > MAX_DURATION {
         bail!("at most {MAX_GAMES} games, {MAX_SPECTATORS} spectators and {MAX_DURATION} s");
     }
     if args.games == 0 && args.proposals {
         bail!("--proposals needs games");
     }
+    if !(1..=MAX_PROCS).contains(&args.procs) {
+        bail!("--procs runs 1 to {MAX_PROCS} processes");
+    }
     let kind: cannonade_games::GameKind = args.game.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let part = match &args.part {
+        Some(p) => {
+            let (i, n) = p.split_once('/').context("--part is I/N")?;
+            Some((i.parse::<usize>()?, n.parse::<usize>()?))
+        }
+        None if args.procs > 1 => return parent(&args),
+        None => None,
+    };
     let runtime = tokio::runtime::Runtime::new()?;
-    runtime.block_on(load(args, server, kind))
+    let report = runtime.block_on(load(args.clone(), servers, kind, part))?;
+    match part {
+        Some(_) => println!("{}", serde_json::to_string(&report)?),
+        None => report.print(&args),
+    }
+    Ok(())
+}
+
+/// The most processes `--procs` starts.
+const MAX_PROCS: usize = 16;
+
+/// Runs `--procs` children, each with a share; starts their clocks together once all are
+/// connected, and merges their reports.
+fn parent(args: &Args) -> Result<()> {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let exe = std::env::current_exe().context("finding this program")?;
+    let forwarded: Vec<String> = std::env::args().skip(1).collect();
+    let mut children = Vec::new();
+    for i in 0..args.procs {
+        let mut child = Command::new(&exe)
+            .args(&forwarded)
+            .args(["--part", &format!("{i}/{}", args.procs)])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .context("starting a load process")?;
+        let out = BufReader::new(child.stdout.take().context("no stdout")?);
+        children.push((child, out));
+    }
+    // Each child says `ready` when its sockets are open; then all start at once.
+    for (_, out) in &mut children {
+        let mut line = String::new();
+        while line.trim() != "ready" {
+            line.clear();
+            if out.read_line(&mut line)? == 0 {
+                bail!("a load process ended before it was ready");
+            }
+        }
+    }
+    for (child, _) in &mut children {
+        let stdin = child.stdin.as_mut().context("no stdin")?;
+        stdin.write_all(b"go\n")?;
+        stdin.flush()?;
+    }
+    let mut merged = Report::default();
+    for (mut child, out) in children {
+        let mut last = None;
+        for line in out.lines() {
+            let line = line?;
+            if line.starts_with('{') {
+                last = Some(line);
+            }
+        }
+        child.wait()?;
+        let report: Report = serde_json::from_str(&last.context("a load process gave no report")?)?;
+        merged.merge(report);
+    }
+    merged.print(args);
+    Ok(())
 }
 
 fn percentiles(name: &str, mut v: Vec<u32>) {
@@ -239,29 +380,47 @@ fn percentiles(name: &str, mut v: Vec<u32>) {
     );
 }
 
-async fn load(args: Args, server: SocketAddr, kind: cannonade_games::GameKind) -> Result<()> {
+async fn load(
+    args: Args,
+    servers: Vec<SocketAddr>,
+    kind: cannonade_games::GameKind,
+    part: Option<(usize, usize)>,
+) -> Result<Report> {
     let shared = Arc::new(Shared::default());
-    let url = args.url.trim_end_matches('/').trim_end_matches("/ws").to_string();
-    let target = Arc::new(Target { server, url, slots: Semaphore::new(256) });
+    let targets: Vec<Arc<Target>> = servers
+        .iter()
+        .zip(&args.urls)
+        .map(|(&server, url)| {
+            let url = url.trim_end_matches('/').trim_end_matches("/ws").to_string();
+            Arc::new(Target { server, url, slots: Semaphore::new(256) })
+        })
+        .collect();
+    let target = |i: usize| targets[i % targets.len()].clone();
+    // A game, its bots and its spectators belong to one process: latencies are measured
+    // against the mover's clock.
+    let mine = |g: usize| part.is_none_or(|(i, n)| g % n == i);
     let started = Instant::now();
     // Everyone stops at the same moment; the clock starts once the bots are seated.
     let (ready_tx, ready_rx) = watch::channel::<Option<Instant>>(None);
-    let mut games_ids = Vec::new();
+    let mut games_ids = HashMap::new();
     let mut tasks = Vec::new();
     let mut seated = Vec::new();
-    for g in 0..args.games {
+    let mut total = 0u64;
+    for g in (0..args.games).filter(|&g| mine(g)) {
         let (id_tx, id_rx) = watch::channel::<Option<String>>(None);
-        games_ids.push(id_rx);
+        games_ids.insert(g, id_rx);
         let (code_tx, code_rx) = oneshot::channel();
         let (seat_a, seat_b) = (oneshot::channel(), oneshot::channel());
         seated.push(seat_a.1);
         seated.push(seat_b.1);
+        total += 2;
         let bot = |n: usize,
+                   target: Arc<Target>,
                    invite: Option<oneshot::Sender<String>>,
                    accept: Option<oneshot::Receiver<String>>,
                    seated: oneshot::Sender<()>,
                    id_tx: Option<watch::Sender<Option<String>>>| {
-            let (shared, target, ready) = (shared.clone(), target.clone(), ready_rx.clone());
+            let (shared, ready) = (shared.clone(), ready_rx.clone());
             let think = args.think_ms;
             tokio::spawn(async move {
                 if let Err(e) = bot(
@@ -282,18 +441,23 @@ async fn load(args: Args, server: SocketAddr, kind: cannonade_games::GameKind) -
                 }
             })
         };
-        tasks.push(bot(2 * g, Some(code_tx), None, seat_a.0, Some(id_tx)));
-        tasks.push(bot(2 * g + 1, None, Some(code_rx), seat_b.0, None));
+        // The two players on two nodes (when there are several).
+        tasks.push(bot(2 * g, target(g), Some(code_tx), None, seat_a.0, Some(id_tx)));
+        tasks.push(bot(2 * g + 1, target(g + 1), None, Some(code_rx), seat_b.0, None));
     }
     let setup_end = Instant::now() + SETUP;
     for s in seated {
         let _ = tokio::time::timeout_at(setup_end, s).await;
     }
     let seated_at = Instant::now();
-    println!("{} games seated in {:.1} s", args.games, (seated_at - started).as_secs_f64());
     for s in 0..args.spectators {
-        let (shared, target, ready) = (shared.clone(), target.clone(), ready_rx.clone());
-        let ids = if args.games > 0 { Some(games_ids[s % args.games].clone()) } else { None };
+        let game = if args.games > 0 { s % args.games } else { s };
+        if !mine(game) {
+            continue;
+        }
+        total += 1;
+        let (shared, target, ready) = (shared.clone(), target(s), ready_rx.clone());
+        let ids = games_ids.get(&game).cloned();
         let (proposals, churn, think) = (args.proposals, args.churn, args.think_ms);
         tasks.push(tokio::spawn(async move {
             if let Err(e) = spectator(
@@ -313,19 +477,29 @@ async fn load(args: Args, server: SocketAddr, kind: cannonade_games::GameKind) -
         }));
     }
     // Wait until the spectators are connected (or failed), then run.
-    let total = (2 * args.games + args.spectators) as u64;
     while shared.open.load(Relaxed) + shared.failed_connects.load(Relaxed) < total
         && Instant::now() < setup_end + SETUP
     {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let connected_at = Instant::now();
-    println!(
-        "{} sockets open ({} failed) in {:.1} s",
-        shared.open.load(Relaxed),
-        shared.failed_connects.load(Relaxed),
-        (connected_at - started).as_secs_f64()
-    );
+    if part.is_some() {
+        // One of several processes: say so, and start when the parent says all are ready.
+        println!("ready");
+        tokio::task::spawn_blocking(|| {
+            let mut line = String::new();
+            std::io::stdin().read_line(&mut line)
+        })
+        .await??;
+    } else {
+        println!(
+            "{} games seated in {:.1} s; {} sockets open in {:.1} s",
+            args.games,
+            (seated_at - started).as_secs_f64(),
+            shared.open.load(Relaxed),
+            (connected_at - started).as_secs_f64()
+        );
+    }
     let moves_before = shared.moves.load(Relaxed);
     shared.opponent.lock().unwrap_or_else(|e| e.into_inner()).clear();
     shared.spectator.lock().unwrap_or_else(|e| e.into_inner()).clear();
@@ -335,32 +509,19 @@ async fn load(args: Args, server: SocketAddr, kind: cannonade_games::GameKind) -
     let moves = shared.moves.load(Relaxed) - moves_before;
     let _ =
         tokio::time::timeout(Duration::from_secs(10), futures_util::future::join_all(tasks)).await;
-    println!(
-        "ran {} s with {} games and {} spectators (proposals: {})",
-        args.duration, args.games, args.spectators, args.proposals
-    );
-    println!(
-        "moves: {moves} ({:.1}/s); reconnects: {}",
-        moves as f64 / args.duration as f64,
-        shared.reconnects.load(Relaxed)
-    );
-    percentiles(
-        "move→opponent",
-        std::mem::take(&mut *shared.opponent.lock().unwrap_or_else(|e| e.into_inner())),
-    );
-    percentiles(
-        "move→spectator",
-        std::mem::take(&mut *shared.spectator.lock().unwrap_or_else(|e| e.into_inner())),
-    );
-    let errors = shared.errors.lock().unwrap_or_else(|e| e.into_inner());
-    if errors.is_empty() {
-        println!("errors: none");
-    } else {
-        for (what, n) in errors.iter() {
-            println!("error ×{n}: {what}");
-        }
-    }
-    Ok(())
+    let take =
+        |v: &Mutex<Vec<u32>>| std::mem::take(&mut *v.lock().unwrap_or_else(|e| e.into_inner()));
+    Ok(Report {
+        seated_s: (seated_at - started).as_secs_f64(),
+        connected_s: (connected_at - started).as_secs_f64(),
+        open: shared.open.load(Relaxed),
+        failed: shared.failed_connects.load(Relaxed),
+        moves,
+        reconnects: shared.reconnects.load(Relaxed),
+        opponent: take(&shared.opponent),
+        spectator: take(&shared.spectator),
+        errors: std::mem::take(&mut *shared.errors.lock().unwrap_or_else(|e| e.into_inner())),
+    })
 }
 
 /// The end of the run once it is known.

@@ -20,6 +20,10 @@ pub struct Args {
     /// Seconds a disconnected player has to come back before the opponent may claim the win.
     #[arg(long, default_value_t = 60)]
     grace: u64,
+    /// Run as one of several nodes sharing this Redis (`redis://127.0.0.1:6379`) and the
+    /// `--db` PostgreSQL: each game runs on the node holding its lease, the others relay.
+    #[arg(long)]
+    redis: Option<String>,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -27,11 +31,15 @@ pub fn run(args: Args) -> Result<()> {
         .with_max_level(tracing_subscriber::filter::LevelFilter::INFO)
         .with_target(false)
         .init();
+    if args.redis.is_some() && args.db.starts_with("sqlite:") {
+        anyhow::bail!("--redis needs a store the nodes share: --db postgres://…");
+    }
     let config = cannonade_server::Config {
         addr: args.addr,
         db: args.db,
         web_dir: args.web,
         grace: Duration::from_secs(args.grace),
+        redis: args.redis,
         ..cannonade_server::Config::default()
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;

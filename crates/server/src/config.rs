@@ -25,6 +25,11 @@ pub struct Config {
     pub ai_max_nodes: u64,
     /// The engine's longest think for one move.
     pub ai_max_time: Duration,
+    /// The bus to other nodes (`redis://HOST:PORT`); `None`: this server is alone.
+    pub redis: Option<String>,
+    /// How long a node's lease on a game lasts without renewal: how long a game of a dead
+    /// node waits before another node takes it.
+    pub lease: Duration,
 }
 
 impl Default for Config {
@@ -39,6 +44,8 @@ impl Default for Config {
             rate_burst: 40,
             ai_max_nodes: 2_000_000,
             ai_max_time: Duration::from_secs(3),
+            redis: None,
+            lease: Duration::from_secs(10),
         }
     }
 }

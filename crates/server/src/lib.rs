@@ -7,6 +7,7 @@
 //! tests and tools. The wire protocol is [`cannonade_wire`] (`docs/protocol-wire.md`).
 #![forbid(unsafe_code)]
 
+pub mod cluster;
 mod config;
 pub mod game;
 mod http;
@@ -42,13 +43,36 @@ impl std::fmt::Display for ServeError {
 
 impl std::error::Error for ServeError {}
 
-/// Opens the store (applying migrations), brings back every live game and returns the
-/// shared state.
+/// Opens the store (applying migrations), joins the other nodes if `config.redis` says so,
+/// brings back every live game (this node's share of them) and returns the shared state.
 pub async fn build(config: Config) -> Result<Arc<App>, ServeError> {
+    let bus = match &config.redis {
+        Some(url) => {
+            let node = ids::short_id();
+            let (bus, inbox) = cluster::RedisBus::connect(url, &cluster::topics(&node))
+                .await
+                .map_err(|e| ServeError(format!("{url}: {e}")))?;
+            Some((node, Arc::new(bus) as Arc<dyn cluster::Bus>, inbox))
+        }
+        None => None,
+    };
+    build_with(config, bus).await
+}
+
+/// [`build`] with a given bus: `(node id, bus, inbox)`, the bus listening to
+/// [`cluster::topics`]`(node id)`.
+pub async fn build_with(
+    config: Config,
+    bus: Option<(String, Arc<dyn cluster::Bus>, cluster::Inbox)>,
+) -> Result<Arc<App>, ServeError> {
     let store = SqlStore::connect(&config.db)
         .await
         .map_err(|e| ServeError(format!("{}: {e}", config.db)))?;
     let app = App::new(config, Arc::new(store));
+    if let Some((node, bus, inbox)) = bus {
+        cluster::Cluster::start(&app, &node, bus, inbox);
+        tracing::info!("node {node} joined the cluster");
+    }
     let n = game::recover(&app).await.map_err(ServeError)?;
     if n > 0 {
         tracing::info!("restored {n} live games");
@@ -59,6 +83,10 @@ pub async fn build(config: Config) -> Result<Arc<App>, ServeError> {
         loop {
             tick.tick().await;
             let Some(app) = lobby_app.upgrade() else { break };
+            if let Some(cluster) = app.cluster() {
+                let (games, live) = lobby::local_live_games(&app, 100);
+                cluster.publish_lobby(app.lobby.public_seeks(), games, live);
+            }
             app.lobby.refresh(&app);
         }
     });
@@ -70,8 +98,16 @@ pub async fn start(
     config: Config,
     listener: tokio::net::TcpListener,
 ) -> Result<(SocketAddr, Arc<App>, tokio::task::JoinHandle<()>), ServeError> {
-    let addr = listener.local_addr().map_err(|e| ServeError(e.to_string()))?;
     let app = build(config).await?;
+    serve_on(app, listener)
+}
+
+/// Serves a built state on `listener`; returns its address and the task serving it.
+pub fn serve_on(
+    app: Arc<App>,
+    listener: tokio::net::TcpListener,
+) -> Result<(SocketAddr, Arc<App>, tokio::task::JoinHandle<()>), ServeError> {
+    let addr = listener.local_addr().map_err(|e| ServeError(e.to_string()))?;
     let router = router(app.clone());
     let task = tokio::spawn(async move {
         if let Err(e) = axum::serve(listener, router).await {

@@ -148,22 +148,42 @@ impl Lobby {
         Ok(seek)
     }
 
-    /// Drops every seek of a closed connection.
-    pub fn drop_conn(&self, conn_id: u64) {
+    /// Drops every seek of a closed connection; returns their ids.
+    pub fn drop_conn(&self, conn_id: u64) -> Vec<String> {
         let mut seeks = lock(&self.seeks);
         let (gone, kept): (Vec<Seek>, Vec<Seek>) =
             seeks.drain(..).partition(|s| s.conn.id == conn_id);
         *seeks = kept;
         drop(seeks);
+        let ids = gone.iter().map(|s| s.info.id.clone()).collect();
         for s in gone.into_iter().filter(|s| !s.private) {
             self.publish(&ServerMsg::SeekRemoved { id: s.info.id });
         }
+        ids
+    }
+
+    /// Drops seek `id` if it is here (another node's socket took it).
+    pub fn forget(&self, id: &str) {
+        let mut seeks = lock(&self.seeks);
+        let Some(i) = seeks.iter().position(|s| s.info.id == id) else { return };
+        let seek = seeks.remove(i);
+        drop(seeks);
+        if !seek.private {
+            self.publish(&ServerMsg::SeekRemoved { id: seek.info.id });
+        }
+    }
+
+    /// This node's public seeks.
+    pub fn public_seeks(&self) -> Vec<SeekInfo> {
+        lock(&self.seeks).iter().filter(|s| !s.private).map(|s| s.info.clone()).collect()
     }
 
     /// The whole lobby: public seeks and the most watched live games.
     pub fn snapshot(&self, app: &App) -> ServerMsg {
-        let seeks =
-            lock(&self.seeks).iter().filter(|s| !s.private).map(|s| s.info.clone()).collect();
+        let mut seeks = self.public_seeks();
+        if let Some(cluster) = app.cluster() {
+            seeks.extend(cluster.remote_lobby().0);
+        }
         let (games, live) = live_games(app, 100);
         ServerMsg::Lobby { seeks, games, live }
     }
@@ -182,12 +202,26 @@ impl Default for Lobby {
     }
 }
 
-/// Live games, most watched first, at most `limit`, and how many there are in all.
+/// Live games (of every node), most watched first, at most `limit`, and how many there are
+/// in all.
 pub fn live_games(app: &App, limit: usize) -> (Vec<GameSummary>, u32) {
+    let (mut live, mut total) = local_live_games(app, limit);
+    if let Some(cluster) = app.cluster() {
+        let (_, games, n) = cluster.remote_lobby();
+        live.extend(games);
+        total += n;
+        live.sort_by(|a, b| b.spectators.cmp(&a.spectators).then_with(|| a.id.cmp(&b.id)));
+        live.truncate(limit);
+    }
+    (live, total)
+}
+
+/// The live games this node runs, most watched first, at most `limit`, and how many.
+pub fn local_live_games(app: &App, limit: usize) -> (Vec<GameSummary>, u32) {
     let games = lock(&app.games);
     let mut live: Vec<GameSummary> = games
         .iter()
-        .filter(|(_, h)| !h.summary.over.load(Relaxed))
+        .filter(|(_, h)| !h.summary.relayed && !h.summary.over.load(Relaxed))
         .map(|(id, h)| GameSummary {
             id: id.clone(),
             game: h.summary.kind,

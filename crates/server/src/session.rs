@@ -25,6 +25,18 @@ pub struct UserCtx {
 }
 
 impl UserCtx {
+    /// A user whose socket is on another node, as that node vouched for it (already stored
+    /// if it holds a seat).
+    pub fn remote(info: UserInfo) -> UserCtx {
+        UserCtx {
+            id: info.id,
+            name: info.name,
+            account: info.account,
+            token_hash: String::new(),
+            persisted: AtomicBool::new(true),
+        }
+    }
+
     /// The user as the wire shows it.
     pub fn info(&self) -> UserInfo {
         UserInfo { id: self.id.clone(), name: self.name.clone(), account: self.account }
@@ -127,6 +139,22 @@ pub fn unsaved(user: &UserCtx) -> Option<NewPlayer> {
 /// Notes that the user is in the store (their first game was written).
 pub fn saved(user: &UserCtx) {
     user.persisted.store(true, Ordering::Release);
+}
+
+/// Writes a user who holds no seat yet, on its own: a seek shared with other nodes is taken
+/// on a node that has no session of the seeker to write with the game.
+pub async fn persist(app: &App, user: &UserCtx) -> Result<(), StoreError> {
+    let Some(player) = unsaved(user) else {
+        return Ok(());
+    };
+    app.writer
+        .exec(move |store| async move {
+            store.create_user(&player.user).await?;
+            store.create_session(&player.token_hash, &player.user.id).await
+        })
+        .await?;
+    saved(user);
+    Ok(())
 }
 
 fn check_name(name: &str) -> Result<(), AccountError> {

@@ -1,13 +1,17 @@
 //! One websocket: session, welcome, then requests read with size and rate limits and routed to
 //! the lobby or a game actor; frames written by a task of its own.
 
+use crate::cluster::{Cluster, SharedSeek};
 use crate::game::{self, Cmd, GameSpec, SeatSpec};
 use crate::lobby::Refusal;
 use crate::session;
-use crate::state::{App, CONN_QUEUE, Conn, Frame, lock};
+use crate::state::{App, CONN_QUEUE, Conn, Frame, Out, lock};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use cannonade_games::GameKind;
-use cannonade_wire::{ClientMsg, ErrorCode, MAX_CLIENT_MESSAGE, PROTOCOL_VERSION, Seat, ServerMsg};
+use cannonade_wire::{
+    ClientMsg, ErrorCode, MAX_CLIENT_MESSAGE, PROTOCOL_VERSION, Seat, SeekInfo, ServerMsg,
+    TimeControl,
+};
 use futures_util::{SinkExt, StreamExt};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -66,7 +70,7 @@ pub async fn run(app: Arc<App>, ws: WebSocket, token: Option<String>) {
         }
     };
     let (tx, mut rx) = mpsc::channel::<Frame>(CONN_QUEUE);
-    let conn = Conn { id: app.conn_id(), user, tx };
+    let conn = Conn { id: app.conn_id(), user, tx: Out::Local(tx) };
     lock(&app.online).entry(conn.user.id.clone()).or_default().push(conn.clone());
     app.metrics.sockets.fetch_add(1, Relaxed);
     let writer = tokio::spawn(async move {
@@ -157,7 +161,10 @@ impl Socket {
         if let Some(t) = self.lobby.take() {
             t.abort();
         }
-        self.app.lobby.drop_conn(self.conn.id);
+        let seeks = self.app.lobby.drop_conn(self.conn.id);
+        if let Some(cluster) = self.app.cluster() {
+            cluster.drop_seeks(seeks);
+        }
         let mut online = lock(&self.app.online);
         if let Some(list) = online.get_mut(&self.conn.user.id) {
             list.retain(|c| c.id != self.conn.id);
@@ -165,6 +172,48 @@ impl Socket {
                 online.remove(&self.conn.user.id);
             }
         }
+    }
+
+    /// Adds a seek (an invite when `private`); with other nodes, the seeker is stored first
+    /// and the seek is made takeable from any node.
+    async fn add_seek(
+        &self,
+        game: GameKind,
+        options: String,
+        clock: TimeControl,
+        rated: bool,
+        private: bool,
+    ) -> Result<SeekInfo, Refusal> {
+        let Some(cluster) = self.app.cluster() else {
+            return self.app.lobby.add(&self.conn, game, options, clock, rated, private);
+        };
+        // The taker's node writes the game without this socket's session: store it now.
+        session::persist(&self.app, &self.conn.user)
+            .await
+            .map_err(|e| (ErrorCode::Storage, e.to_string()))?;
+        let info = self.app.lobby.add(&self.conn, game, options, clock, rated, private)?;
+        let shared = SharedSeek { info: info.clone(), user: self.conn.user.info(), private };
+        if let Err(e) = cluster.put_seek(&shared).await {
+            let _ = self.app.lobby.cancel(&self.conn, &info.id);
+            return Err((ErrorCode::Storage, e.to_string()));
+        }
+        Ok(info)
+    }
+
+    /// Takes a seek of any node: exactly one taker gets it.
+    async fn take_shared_seek(&self, cluster: &Cluster, id: &str) -> Result<SharedSeek, Refusal> {
+        let gone = || (ErrorCode::NotFound, format!("no open seek or invite '{id}'"));
+        let bus = |e: crate::cluster::BusError| (ErrorCode::Storage, e.to_string());
+        let seek = cluster.peek_seek(id).await.map_err(bus)?.ok_or_else(gone)?;
+        if seek.user.id == self.conn.user.id {
+            return Err((ErrorCode::Invalid, "that is your own seek".into()));
+        }
+        if seek.info.rated && !self.conn.user.account {
+            return Err((ErrorCode::Forbidden, "rated games are for accounts".into()));
+        }
+        let seek = cluster.take_seek(id).await.map_err(bus)?.ok_or_else(gone)?;
+        self.app.lobby.forget(id);
+        Ok(seek)
     }
 
     /// This socket's user as a seat; an anonymous user is written with the game.
@@ -208,25 +257,45 @@ impl Socket {
                 }
             }
             ClientMsg::Seek { game, options, clock, rated } => {
-                let seek = app.lobby.add(&self.conn, game, options, clock, rated, false)?;
+                let seek = self.add_seek(game, options, clock, rated, false).await?;
                 if self.lobby.is_none() {
                     self.conn.send(&ServerMsg::SeekAdded { seek });
                 }
             }
             ClientMsg::Invite { game, options, clock, rated } => {
-                let seek = app.lobby.add(&self.conn, game, options, clock, rated, true)?;
+                let seek = self.add_seek(game, options, clock, rated, true).await?;
                 let path = format!("/invite/{}", seek.id);
                 self.conn.send(&ServerMsg::InviteCreated { code: seek.id, path });
             }
-            ClientMsg::CancelSeek { id } => app.lobby.cancel(&self.conn, &id)?,
+            ClientMsg::CancelSeek { id } => {
+                app.lobby.cancel(&self.conn, &id)?;
+                if let Some(cluster) = app.cluster() {
+                    cluster.drop_seeks(vec![id]);
+                }
+            }
             ClientMsg::AcceptSeek { id } => {
-                let seek = app.lobby.take(&self.conn, &id)?;
-                let me = self.human();
-                let them = SeatSpec::Human {
-                    id: seek.conn.user.id.clone(),
-                    name: seek.conn.user.name.clone(),
-                    session: Some(seek.conn.user.clone()),
+                let (info, them) = match app.cluster() {
+                    Some(cluster) => {
+                        // A shared seeker was stored when the seek was made.
+                        let seek = self.take_shared_seek(cluster, &id).await?;
+                        let them = SeatSpec::Human {
+                            id: seek.user.id,
+                            name: seek.user.name,
+                            session: None,
+                        };
+                        (seek.info, them)
+                    }
+                    None => {
+                        let seek = app.lobby.take(&self.conn, &id)?;
+                        let them = SeatSpec::Human {
+                            id: seek.conn.user.id.clone(),
+                            name: seek.conn.user.name.clone(),
+                            session: Some(seek.conn.user.clone()),
+                        };
+                        (seek.info, them)
+                    }
                 };
+                let me = self.human();
                 // Seats by lot.
                 let seats = if crate::ids::random_bytes::<1>()[0] & 1 == 0 {
                     [me, them]
@@ -234,10 +303,10 @@ impl Socket {
                     [them, me]
                 };
                 let spec = GameSpec {
-                    kind: seek.info.game,
-                    options: seek.info.options,
-                    clock: seek.info.clock,
-                    rated: seek.info.rated,
+                    kind: info.game,
+                    options: info.options,
+                    clock: info.clock,
+                    rated: info.rated,
                     seats,
                 };
                 game::start_game(&app, spec).await?;

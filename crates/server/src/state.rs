@@ -1,5 +1,6 @@
 //! The shared state of a running server.
 
+use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::game::GameHandle;
 use crate::lobby::Lobby;
@@ -11,7 +12,7 @@ use cannonade_store::Store;
 use cannonade_wire::ServerMsg;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use tokio::sync::mpsc;
 
 /// One text frame, serialised once and shared by every socket it goes to.
@@ -35,6 +36,8 @@ pub struct App {
     pub sessions: Mutex<HashMap<String, Arc<UserCtx>>>,
     /// Open connections by user id (to tell a user their game started).
     pub online: Mutex<HashMap<String, Vec<Conn>>>,
+    /// The other nodes, when this server is one of several (`--redis`).
+    pub cluster: OnceLock<Arc<Cluster>>,
     next_conn: AtomicU64,
 }
 
@@ -47,12 +50,57 @@ pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// One websocket as the rest of the server sees it.
 #[derive(Clone, Debug)]
 pub struct Conn {
-    /// Unique per connection.
+    /// Unique per connection (ids start at a random point, so that connections of
+    /// different nodes do not share one).
     pub id: u64,
     /// Its session's user.
     pub user: Arc<UserCtx>,
     /// Its outgoing queue.
-    pub tx: mpsc::Sender<Frame>,
+    pub tx: Out,
+}
+
+/// Where a connection's frames go.
+#[derive(Clone, Debug)]
+pub enum Out {
+    /// The queue of a socket of this node.
+    Local(mpsc::Sender<Frame>),
+    /// A socket of another node, reached through the bus.
+    Remote(Arc<RemoteConn>),
+}
+
+/// A socket of another node, as the owner of a game sees it.
+#[derive(Debug)]
+pub struct RemoteConn {
+    /// The node it is on.
+    pub node: Arc<str>,
+    /// Its connection id there.
+    pub conn: u64,
+    /// Its user (to find it on its node).
+    pub user: String,
+    /// The bus to reach it.
+    pub cluster: Arc<Cluster>,
+}
+
+impl Out {
+    /// Queues a frame without waiting: `Full` when a local socket is too far behind. A frame
+    /// for another node's socket is handed to the bus.
+    pub fn try_send(&self, frame: Frame) -> Result<(), mpsc::error::TrySendError<Frame>> {
+        match self {
+            Out::Local(tx) => tx.try_send(frame),
+            Out::Remote(r) => {
+                r.cluster.send_to(&r.node, &r.user, r.conn, &frame);
+                Ok(())
+            }
+        }
+    }
+
+    /// The node of a remote socket.
+    pub fn remote_node(&self) -> Option<&Arc<str>> {
+        match self {
+            Out::Local(_) => None,
+            Out::Remote(r) => Some(&r.node),
+        }
+    }
 }
 
 /// Outgoing frames a connection may have queued before it counts as too slow.
@@ -83,7 +131,11 @@ impl App {
             lobby: Lobby::new(),
             sessions: Mutex::new(HashMap::new()),
             online: Mutex::new(HashMap::new()),
-            next_conn: AtomicU64::new(1),
+            cluster: OnceLock::new(),
+            // The high half random: connection ids of two nodes do not meet.
+            next_conn: AtomicU64::new(
+                u64::from(u32::from_le_bytes(crate::ids::random_bytes::<4>())) << 32 | 1,
+            ),
         })
     }
 
@@ -92,14 +144,37 @@ impl App {
         self.next_conn.fetch_add(1, Relaxed)
     }
 
-    /// Sends `msg` to every open connection of `user_id`.
+    /// Sends `msg` to every open connection of `user_id` (on every node).
     pub fn tell_user(&self, user_id: &str, msg: &ServerMsg) {
         let frame = Frame::from(msg.to_json());
+        if let Some(cluster) = self.cluster.get() {
+            cluster.tell_user(user_id, &frame);
+        }
+        self.tell_local_user(user_id, &frame);
+    }
+
+    /// Sends a frame to the connections of `user_id` on this node.
+    pub fn tell_local_user(&self, user_id: &str, frame: &Frame) {
         if let Some(conns) = lock(&self.online).get(user_id) {
             for c in conns {
                 c.send_frame(frame.clone());
             }
         }
+    }
+
+    /// The connection `conn` of `user_id` on this node.
+    pub fn local_conn(&self, user_id: &str, conn: u64) -> Option<Conn> {
+        lock(&self.online).get(user_id)?.iter().find(|c| c.id == conn).cloned()
+    }
+
+    /// Whether this node runs the game `id` (its actor is here, not a relay to another node).
+    pub fn runs_game(&self, id: &str) -> bool {
+        lock(&self.games).get(id).is_some_and(|h| !h.summary.relayed && !h.tx.is_closed())
+    }
+
+    /// The cluster, when this node is one of several.
+    pub fn cluster(&self) -> Option<&Arc<Cluster>> {
+        self.cluster.get()
     }
 
     /// Counts an error event sent.

@@ -5,9 +5,10 @@ use super::clock::{Clock, Expired};
 use super::export::export;
 use super::format::{self, GameOptions};
 use super::proposals::Proposals;
-use super::{Cmd, Dealer, GameHandle, GameSpec, SeatSpec, Summary, start_game};
+use super::stored::StoredEvent;
+use super::{Audience, Cmd, Dealer, GameHandle, GameSpec, SeatSpec, Summary, role_of, start_game};
 use crate::rating::Rating;
-use crate::state::{App, Conn, Frame, lock};
+use crate::state::{App, Conn, Frame, Out, lock};
 use cannonade_banqi::DealSeed;
 use cannonade_commander::points::Format;
 use cannonade_core::{Next, Side};
@@ -39,7 +40,7 @@ struct Player {
 struct Sub {
     role: Role,
     user: String,
-    tx: mpsc::Sender<Frame>,
+    tx: Out,
 }
 
 /// How often spectator counts and tallies go out at most.
@@ -145,13 +146,8 @@ impl Actor {
             });
         }
         let players: [Player; 2] = [players[0].clone(), players[1].clone()];
-        let summary = Arc::new(Summary {
-            kind,
-            names: [row.names[0].clone(), row.names[1].clone()],
-            moves: Default::default(),
-            spectators: Default::default(),
-            over: Default::default(),
-        });
+        let summary =
+            Arc::new(Summary::new(kind, [row.names[0].clone(), row.names[1].clone()], false));
         let now = Instant::now();
         let mut actor = Actor {
             app: app.clone(),
@@ -193,9 +189,10 @@ impl Actor {
             self_tx: None,
         };
         for e in events {
-            let event: GameEvent =
+            let stored: StoredEvent =
                 serde_json::from_str(&e.body).map_err(|err| format!("event {}: {err}", e.v))?;
-            actor.apply(&event)?;
+            actor.apply(&stored)?;
+            let event = stored.into_event(|| PublicPosition::of(&actor.record.position()));
             let v = actor.events.len() as u64 + 1;
             let msg = ServerMsg::Event { game: actor.id.clone(), v, event, legal: None };
             actor.events.push(Frame::from(msg.to_json()));
@@ -218,9 +215,9 @@ impl Actor {
     }
 
     /// Applies a stored event to the state (recovery), without telling anyone.
-    fn apply(&mut self, event: &GameEvent) -> Result<(), String> {
+    fn apply(&mut self, event: &StoredEvent) -> Result<(), String> {
         match event {
-            GameEvent::Moved { info, clock, .. } => {
+            StoredEvent::Moved { info, clock, .. } => {
                 self.record
                     .play_text(&info.mv)
                     .map_err(|e| format!("stored move {}: {e}", info.mv))?;
@@ -228,21 +225,21 @@ impl Actor {
                 self.clock = Clock::restored(self.tc, clock);
                 self.offers.retain(|(k, _)| *k == OfferKind::Rematch);
             }
-            GameEvent::Offered { kind, seat } => self.offers.push((*kind, *seat)),
-            GameEvent::Declined { kind, .. } => self.offers.retain(|(k, _)| k != kind),
-            GameEvent::TakenBack { moves, clock, .. } => {
+            StoredEvent::Offered { kind, seat } => self.offers.push((*kind, *seat)),
+            StoredEvent::Declined { kind, .. } => self.offers.retain(|(k, _)| k != kind),
+            StoredEvent::TakenBack { moves, clock } => {
                 let keep = self.moves.len().saturating_sub(*moves as usize);
                 self.moves.truncate(keep);
                 self.rebuild()?;
                 self.clock = Clock::restored(self.tc, clock);
                 self.offers.clear();
             }
-            GameEvent::Ended { result, seed, .. } => {
+            StoredEvent::Ended { result, seed, .. } => {
                 self.result = Some(result.clone());
                 self.revealed_seed = seed.clone();
                 self.offers.clear();
             }
-            GameEvent::Rematch { game } => {
+            StoredEvent::Rematch { game } => {
                 self.rematch = Some(game.clone());
                 self.offers.clear();
             }
@@ -347,14 +344,7 @@ impl Actor {
     }
 
     fn role_of(&self, user: &str) -> Role {
-        let first = self.players[0].user.as_deref() == Some(user);
-        let second = self.players[1].user.as_deref() == Some(user);
-        match (first, second) {
-            (true, true) => Role::Both,
-            (true, false) => Role::First,
-            (false, true) => Role::Second,
-            (false, false) => Role::Spectator,
-        }
+        role_of(&[self.players[0].user.clone(), self.players[1].user.clone()], user)
     }
 
     fn hotseat(&self) -> bool {
@@ -399,21 +389,34 @@ impl Actor {
         }
     }
 
-    /// Sends `frame` to the subscribers `to` selects; drops those too far behind.
-    fn send_where(&mut self, frame: &Frame, to: impl Fn(&Sub) -> bool) {
+    /// Sends `frame` to the subscribers `to` admits; drops those too far behind. Sockets of
+    /// other nodes get it through their node, once per node.
+    fn send_where(&mut self, frame: &Frame, to: Audience) {
         let mut slow = Vec::new();
         let mut sent = 0u64;
+        let mut nodes: Vec<&Arc<str>> = Vec::new();
         // Players first: a move reaches the opponent before thousands of spectators.
         let players = self.subs.iter().filter(|(_, s)| s.role.is_player());
         let spectators = self.subs.iter().filter(|(_, s)| !s.role.is_player());
         for (id, sub) in players.chain(spectators) {
-            if to(sub) {
+            if let Some(node) = sub.tx.remote_node() {
+                if !nodes.contains(&node) {
+                    nodes.push(node);
+                }
+                continue;
+            }
+            if to.admits(sub.role) {
                 match sub.tx.try_send(frame.clone()) {
                     Ok(()) => sent += 1,
                     Err(mpsc::error::TrySendError::Full(_)) => slow.push((*id, true)),
                     // The socket closed; its leave message is on its way.
                     Err(mpsc::error::TrySendError::Closed(_)) => slow.push((*id, false)),
                 }
+            }
+        }
+        if let Some(cluster) = self.app.cluster() {
+            for node in nodes {
+                cluster.broadcast(node, &self.id, to, frame);
             }
         }
         self.app.metrics.frames_out.fetch_add(sent, Relaxed);
@@ -548,7 +551,7 @@ impl Actor {
             claim_in_ms: (!now_online).then(|| self.app.config.grace.as_millis() as u64),
         };
         let frame = Frame::from(msg.to_json());
-        self.send_where(&frame, |_| true);
+        self.send_where(&frame, Audience::All);
     }
 
     fn flush(&mut self) {
@@ -559,7 +562,7 @@ impl Actor {
             self.summary.spectators.store(count, Relaxed);
             let frame =
                 Frame::from(ServerMsg::Spectators { game: self.id.clone(), count }.to_json());
-            self.send_where(&frame, |_| true);
+            self.send_where(&frame, Audience::All);
         }
         if self.tally_dirty {
             self.tally_dirty = false;
@@ -569,7 +572,7 @@ impl Actor {
                 counts: self.proposals.tally(),
             };
             let frame = Frame::from(msg.to_json());
-            self.send_where(&frame, |s| s.role == Role::Spectator);
+            self.send_where(&frame, Audience::Spectators);
         }
     }
 
@@ -583,7 +586,7 @@ impl Actor {
             .map(|(i, e)| EventRow {
                 game_id: self.id.clone(),
                 v: base + i as i64 + 1,
-                body: serde_json::to_string(e).unwrap_or_default(),
+                body: StoredEvent::of(e).to_body(),
             })
             .collect();
         self.app.writer.append(rows).await.map_err(|e| {
@@ -596,15 +599,13 @@ impl Actor {
             let plain = ServerMsg::Event { game: self.id.clone(), v, event, legal: None };
             let without = Frame::from(plain.to_json());
             self.events.push(without.clone());
-            if i + 1 == n && self.to_move().is_some() {
-                let with = Frame::from(with_legal(without.as_str(), &self.legal));
-                let mover = self.to_move().map(Seat::from);
-                let gets =
-                    |s: &Sub| s.role == Role::Spectator || mover.is_some_and(|m| s.role.holds(m));
-                self.send_where(&with, gets);
-                self.send_where(&without, |s| !gets(s));
-            } else {
-                self.send_where(&without, |_| true);
+            match self.to_move().map(Seat::from) {
+                Some(mover) if i + 1 == n => {
+                    let with = Frame::from(with_legal(without.as_str(), &self.legal));
+                    self.send_where(&with, Audience::WithLegal(mover));
+                    self.send_where(&without, Audience::WithoutLegal(mover));
+                }
+                _ => self.send_where(&without, Audience::All),
             }
         }
         Ok(())
@@ -720,7 +721,8 @@ impl Actor {
                 }
                 self.chat.push_back(line.clone());
                 let frame = Frame::from(ServerMsg::Chat { game: self.id.clone(), line }.to_json());
-                self.send_where(&frame, |s| room == Room::Players || s.role == Role::Spectator);
+                let to = if room == Room::Players { Audience::All } else { Audience::Spectators };
+                self.send_where(&frame, to);
                 Ok(())
             }
             other => refuse(ErrorCode::BadMessage, format!("{other:?} is not a game request")),
@@ -936,7 +938,7 @@ impl Actor {
             crowd: self.proposals.crowd(),
         };
         let frame = Frame::from(msg.to_json());
-        self.send_where(&frame, |s| s.role == Role::Spectator);
+        self.send_where(&frame, Audience::Spectators);
         let scores: HashMap<String, (u32, u32)> = revealed.scored.into_iter().collect();
         for sub in self.subs.values().filter(|s| s.role == Role::Spectator) {
             if let Some(&(hits, total)) = scores.get(&sub.user) {

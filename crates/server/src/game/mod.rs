@@ -7,6 +7,7 @@ mod dealer;
 mod export;
 mod format;
 pub mod proposals;
+mod stored;
 
 use crate::ids;
 use crate::lobby::{Refusal, check_settings};
@@ -15,7 +16,7 @@ use crate::state::{App, Conn, lock};
 use cannonade_banqi::DealSeed;
 use cannonade_games::{AnyGame, AnyMove, GameKind};
 use cannonade_store::{EventRow, GameRow, NewPlayer};
-use cannonade_wire::{ClientMsg, ErrorCode, Role, ServerMsg, TimeControl};
+use cannonade_wire::{ClientMsg, ErrorCode, Role, Seat, ServerMsg, TimeControl};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32};
 use tokio::sync::mpsc;
@@ -37,6 +38,63 @@ pub struct Summary {
     pub spectators: AtomicU32,
     /// Finished.
     pub over: AtomicBool,
+    /// The game runs on another node; this node only relays it (not listed as its own).
+    pub relayed: bool,
+}
+
+impl Summary {
+    /// The summary of a game with no move played yet.
+    pub fn new(kind: GameKind, names: [String; 2], relayed: bool) -> Summary {
+        Summary {
+            kind,
+            names,
+            moves: Default::default(),
+            spectators: Default::default(),
+            over: Default::default(),
+            relayed,
+        }
+    }
+}
+
+/// Who receives a broadcast of a game. A serialisable filter on the role, so that the owner
+/// of a game sends a frame once to another node and that node applies the same filter to
+/// its own sockets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Audience {
+    /// Everyone following the game.
+    All,
+    /// Spectators only (proposal data, their chat room).
+    Spectators,
+    /// The seat to move and spectators: the frame with the legal moves.
+    WithLegal(Seat),
+    /// Everyone else: the frame without them.
+    WithoutLegal(Seat),
+}
+
+impl Audience {
+    /// Whether a socket in `role` receives the frame.
+    pub fn admits(self, role: Role) -> bool {
+        let legal = |mover: Seat| role == Role::Spectator || role.holds(mover);
+        match self {
+            Audience::All => true,
+            Audience::Spectators => role == Role::Spectator,
+            Audience::WithLegal(mover) => legal(mover),
+            Audience::WithoutLegal(mover) => !legal(mover),
+        }
+    }
+}
+
+/// The role of `user` in a game whose seats hold `users`.
+pub fn role_of(users: &[Option<String>; 2], user: &str) -> Role {
+    let first = users[0].as_deref() == Some(user);
+    let second = users[1].as_deref() == Some(user);
+    match (first, second) {
+        (true, true) => Role::Both,
+        (true, false) => Role::First,
+        (false, true) => Role::Second,
+        (false, false) => Role::Spectator,
+    }
 }
 
 /// A message to a game actor.
@@ -154,6 +212,13 @@ pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusa
         created_ms: ids::now_ms(),
         ended_ms: None,
     };
+    if let Some(cluster) = app.cluster() {
+        // A new id: the lease is free; taking it makes the renewals cover the game.
+        let mine = cluster.claim(&row.id).await.map_err(|e| (ErrorCode::Storage, e.to_string()))?;
+        if !mine {
+            return Err((ErrorCode::Storage, "the new game's id is taken".into()));
+        }
+    }
     let stored = row.clone();
     let sessions: Vec<Arc<UserCtx>> = spec
         .seats
@@ -220,10 +285,14 @@ pub async fn load(
     Ok(handle)
 }
 
-/// The handle of a game in memory, or loaded from the store.
+/// The handle of a game in memory, or loaded from the store (with other nodes: run here if
+/// this node may own it, else relayed to its owner).
 pub async fn get_or_load(app: &Arc<App>, id: &str) -> Result<Option<GameHandle>, String> {
     if let Some(h) = lock(&app.games).get(id).filter(|h| !h.tx.is_closed()).cloned() {
         return Ok(Some(h));
+    }
+    if let Some(cluster) = app.cluster() {
+        return cluster.clone().open(app, id).await;
     }
     let Some(row) = app.store.game(id).await.map_err(|e| e.to_string())? else {
         return Ok(None);
@@ -247,13 +316,20 @@ pub async fn positions(
     answer.await.map_err(|_| "the game closed".to_string())?.map(Some)
 }
 
-/// Brings every live game of the store back (server start). Clocks resume at the times
-/// stored with the last move: the downtime is not charged.
+/// Brings every live game of the store back (server start); with other nodes, those whose
+/// lease is free. Clocks resume at the times stored with the last move: the downtime is not
+/// charged.
 pub async fn recover(app: &Arc<App>) -> Result<usize, String> {
     let rows = app.store.live_games().await.map_err(|e| e.to_string())?;
-    let n = rows.len();
+    let mut n = 0;
     for row in rows {
         let id = row.id.clone();
+        if let Some(cluster) = app.cluster()
+            && !cluster.claim(&id).await.map_err(|e| e.to_string())?
+        {
+            continue;
+        }
+        n += 1;
         let events = app.store.events(&id).await.map_err(|e| e.to_string())?;
         if let Err(e) = load(app, row, events).await {
             tracing::error!(game = %id, "could not restore the game: {e}");

@@ -1,0 +1,444 @@
+//! Several server nodes sharing one PostgreSQL store and one bus (Redis): each live game is
+//! run by the one node holding its lease; a socket on another node that follows or plays it
+//! goes through a relay on its own node, which talks to the owner through the bus.
+//!
+//! - **Leases.** `lease:<game>` holds the owner's node id for [`Config::lease`] and is
+//!   renewed every third of that. A node that loses one stops the game's actor. When an owner
+//!   dies its leases run out and the next node that needs a game (a socket watching or
+//!   playing it, or a relay checking its owner) takes the lease and rebuilds the game from
+//!   the store, as a restart does. The store's key on (game, version) refuses a second
+//!   writer of the same version, should two nodes ever believe they own a game.
+//! - **Messages** (`message.rs`): commands to the owner on the owner's topic; frames
+//!   to relays on the relaying node's topic, once per node and audience; user messages,
+//!   lobby contents and taken seeks on the shared topic. One topic per node (not per game)
+//!   keeps the order of everything one node sends another.
+//! - **Lobby.** Each node publishes its public seeks and live games every 2 s; seeks are also
+//!   keys (`seek:<id>`) so that exactly one taker gets a seek, whatever node it is on.
+//!
+//! [`Config::lease`]: crate::Config::lease
+
+mod bus;
+mod message;
+mod redis;
+mod relay;
+
+pub use bus::{Bus, BusError, BusFuture, Inbox, LocalBus, LocalHub};
+pub use redis::RedisBus;
+
+use crate::game::{self, Audience, Cmd, GameHandle};
+use crate::session::UserCtx;
+use crate::state::{App, Conn, Frame, Out, RemoteConn, lock};
+use cannonade_wire::{ClientMsg, GameSummary, SeekInfo, UserInfo};
+use message::{Header, decode, encode};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+use tokio::time::Instant;
+
+/// The topic every node listens to.
+const ALL: &str = "cannonade:all";
+/// How long another node's lobby contents count without news from it.
+const LOBBY_FRESH: Duration = Duration::from_secs(6);
+/// How long an open seek's key lives (a seek ends with its socket, which removes it).
+const SEEK_TTL: Duration = Duration::from_secs(24 * 3600);
+
+fn node_topic(node: &str) -> String {
+    format!("cannonade:node:{node}")
+}
+
+fn lease_key(game: &str) -> String {
+    format!("cannonade:lease:{game}")
+}
+
+fn seek_key(id: &str) -> String {
+    format!("cannonade:seek:{id}")
+}
+
+/// A seek as other nodes see it (the value of its key).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SharedSeek {
+    /// What is offered.
+    pub info: SeekInfo,
+    /// The seeker (stored before the seek was made).
+    pub user: UserInfo,
+    /// Reached only by its code.
+    pub private: bool,
+}
+
+/// Another node's lobby contents.
+struct NodeLobby {
+    at: Instant,
+    seeks: Vec<SeekInfo>,
+    games: Vec<GameSummary>,
+    live: u32,
+}
+
+/// This node's place among the others.
+pub struct Cluster {
+    node: Arc<str>,
+    bus: Arc<dyn Bus>,
+    lease: Duration,
+    app: Weak<App>,
+    relays: Mutex<HashMap<String, relay::RelayEntry>>,
+    lobbies: Mutex<HashMap<String, NodeLobby>>,
+    /// Other nodes' sockets following games this node runs, by node, with when that node
+    /// was last heard of: when a node falls silent, its sockets leave the games.
+    followers: Mutex<HashMap<String, Followers>>,
+    stopped: AtomicBool,
+}
+
+/// One node's sockets in this node's games.
+struct Followers {
+    heard: Instant,
+    conns: std::collections::HashSet<(String, u64)>,
+}
+
+impl std::fmt::Debug for Cluster {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Cluster({})", self.node)
+    }
+}
+
+/// The topics a node listens to.
+pub fn topics(node: &str) -> Vec<String> {
+    vec![node_topic(node), ALL.to_string()]
+}
+
+impl Cluster {
+    /// Joins `app` to the bus as `node` (which must listen to [`topics`]`(node)`): starts
+    /// handling the inbox and renewing the leases.
+    pub fn start(app: &Arc<App>, node: &str, bus: Arc<dyn Bus>, inbox: Inbox) -> Arc<Cluster> {
+        let cluster = Arc::new(Cluster {
+            node: node.into(),
+            bus,
+            lease: app.config.lease,
+            app: Arc::downgrade(app),
+            relays: Mutex::default(),
+            lobbies: Mutex::default(),
+            followers: Mutex::default(),
+            stopped: AtomicBool::new(false),
+        });
+        let _ = app.cluster.set(cluster.clone());
+        tokio::spawn(cluster.clone().dispatch(inbox));
+        tokio::spawn(cluster.clone().renew_leases());
+        cluster
+    }
+
+    /// This node's id.
+    pub fn node(&self) -> &str {
+        &self.node
+    }
+
+    /// Leaves the cluster as a dying node would: no more messages handled, no lease renewed,
+    /// every game of this node stopped. (For tests of a takeover.)
+    pub fn stop(&self) {
+        self.stopped.store(true, Relaxed);
+        if let Some(app) = self.app.upgrade() {
+            lock(&app.games).clear();
+        }
+        lock(&self.relays).clear();
+    }
+
+    fn live(&self) -> bool {
+        !self.stopped.load(Relaxed)
+    }
+
+    fn publish(&self, topic: &str, header: &Header, body: &[u8]) {
+        if self.live() {
+            self.bus.publish(topic, encode(header, body));
+        }
+    }
+
+    /// Sends a frame to socket `conn` of `user` on `node`.
+    pub fn send_to(&self, node: &str, user: &str, conn: u64, frame: &Frame) {
+        let header = Header::To { user: user.to_string(), conn };
+        self.publish(&node_topic(node), &header, frame.as_bytes());
+    }
+
+    /// Sends a game's frame to the sockets of `node` that `audience` admits.
+    pub fn broadcast(&self, node: &str, game: &str, audience: Audience, frame: &Frame) {
+        let header = Header::Broadcast { game: game.to_string(), audience };
+        self.publish(&node_topic(node), &header, frame.as_bytes());
+    }
+
+    /// Tells the other nodes' sockets of `user`.
+    pub fn tell_user(&self, user: &str, frame: &Frame) {
+        let header = Header::User { from: self.node.to_string(), user: user.to_string() };
+        self.publish(ALL, &header, frame.as_bytes());
+    }
+
+    /// Publishes this node's lobby contents (every few seconds).
+    pub fn publish_lobby(&self, seeks: Vec<SeekInfo>, games: Vec<GameSummary>, live: u32) {
+        let header = Header::Lobby { from: self.node.to_string(), seeks, games, live };
+        self.publish(ALL, &header, b"");
+    }
+
+    /// The other nodes' public seeks, live games and number of live games.
+    pub fn remote_lobby(&self) -> (Vec<SeekInfo>, Vec<GameSummary>, u32) {
+        let mut lobbies = lock(&self.lobbies);
+        lobbies.retain(|_, l| l.at.elapsed() < LOBBY_FRESH);
+        let mut seeks = Vec::new();
+        let mut games = Vec::new();
+        let mut live = 0;
+        for l in lobbies.values() {
+            seeks.extend(l.seeks.iter().cloned());
+            games.extend(l.games.iter().cloned());
+            live += l.live;
+        }
+        (seeks, games, live)
+    }
+
+    /// Makes a seek takeable from every node.
+    pub async fn put_seek(&self, seek: &SharedSeek) -> Result<(), BusError> {
+        let value = serde_json::to_string(seek).unwrap_or_default();
+        self.bus.put(&seek_key(&seek.info.id), &value, SEEK_TTL).await
+    }
+
+    /// Reads a seek without taking it.
+    pub async fn peek_seek(&self, id: &str) -> Result<Option<SharedSeek>, BusError> {
+        let value = self.bus.get(&seek_key(id)).await?;
+        Ok(value.and_then(|v| serde_json::from_str(&v).ok()))
+    }
+
+    /// Takes a seek: `None` if it is gone (or another taker was first). The node that holds
+    /// it is told to drop it.
+    pub async fn take_seek(&self, id: &str) -> Result<Option<SharedSeek>, BusError> {
+        let value = self.bus.take(&seek_key(id)).await?;
+        let seek = value.and_then(|v| serde_json::from_str::<SharedSeek>(&v).ok());
+        if seek.is_some() {
+            self.publish(ALL, &Header::SeekGone { id: id.to_string() }, b"");
+        }
+        Ok(seek)
+    }
+
+    /// Withdraws seeks (cancelled, or their socket closed).
+    pub fn drop_seeks(self: &Arc<Self>, ids: Vec<String>) {
+        if ids.is_empty() {
+            return;
+        }
+        let me = self.clone();
+        tokio::spawn(async move {
+            for id in ids {
+                let _ = me.bus.take(&seek_key(&id)).await;
+            }
+        });
+    }
+
+    /// Takes the lease of a game this node is creating or loading; `Ok(true)` when it is
+    /// this node's.
+    pub async fn claim(&self, game: &str) -> Result<bool, BusError> {
+        let holder = self.bus.lease(&lease_key(game), &self.node, self.lease).await?;
+        Ok(*holder == *self.node)
+    }
+
+    /// The game's handle on this node: its actor if this node holds (or takes) the lease,
+    /// else a relay to the node that holds it. `None` if there is no such game.
+    pub async fn open(
+        self: &Arc<Self>,
+        app: &Arc<App>,
+        id: &str,
+    ) -> Result<Option<GameHandle>, String> {
+        let Some(row) = app.store.game(id).await.map_err(|e| e.to_string())? else {
+            return Ok(None);
+        };
+        let holder = self
+            .bus
+            .lease(&lease_key(id), &self.node, self.lease)
+            .await
+            .map_err(|e| e.to_string())?;
+        if *holder == *self.node {
+            let events = app.store.events(id).await.map_err(|e| e.to_string())?;
+            lock(&app.games).retain(|gid, h| gid != id || !h.tx.is_closed());
+            return game::load(app, row, events).await.map(Some);
+        }
+        Ok(Some(relay::start(app, self, row, holder)))
+    }
+
+    /// A game's actor on this node, loading it if this node may own it; `None` if another
+    /// node holds its lease.
+    async fn owned(self: &Arc<Self>, app: &Arc<App>, id: &str) -> Option<GameHandle> {
+        let local = lock(&app.games).get(id).filter(|h| !h.tx.is_closed()).cloned();
+        match local {
+            Some(h) if !h.summary.relayed => return Some(h),
+            // This node relays it: the sender thinks we own it, which is not so.
+            Some(_) => return None,
+            None => {}
+        }
+        match self.open(app, id).await {
+            Ok(Some(h)) if !h.summary.relayed => Some(h),
+            Ok(_) => None,
+            Err(e) => {
+                tracing::warn!(game = %id, "cannot open the game for another node: {e}");
+                None
+            }
+        }
+    }
+
+    /// Handles the inbox until the node stops.
+    async fn dispatch(self: Arc<Self>, mut inbox: Inbox) {
+        while let Some(bytes) = inbox.recv().await {
+            if !self.live() {
+                break;
+            }
+            let Some(app) = self.app.upgrade() else { break };
+            let Some((header, body)) = decode(&bytes) else {
+                tracing::warn!("an unreadable bus message");
+                continue;
+            };
+            self.handle(&app, header, body).await;
+        }
+    }
+
+    fn remote_conn(self: &Arc<Self>, node: &str, conn: u64, user: UserInfo) -> Conn {
+        let tx = Out::Remote(Arc::new(RemoteConn {
+            node: node.into(),
+            conn,
+            user: user.id.clone(),
+            cluster: self.clone(),
+        }));
+        Conn { id: conn, user: Arc::new(UserCtx::remote(user)), tx }
+    }
+
+    async fn handle(self: &Arc<Self>, app: &Arc<App>, header: Header, body: &[u8]) {
+        let frame = || Frame::from(String::from_utf8_lossy(body).into_owned());
+        match header {
+            Header::Join { game, node, conn, user, since } => {
+                self.follow(&node, &game, conn, true);
+                let conn = self.remote_conn(&node, conn, user);
+                self.to_actor(app, &game, &node, Cmd::Join { conn, since }).await;
+            }
+            Header::Leave { game, node, conn } => {
+                self.follow(&node, &game, conn, false);
+                let local = lock(&app.games).get(&game).cloned();
+                if let Some(h) = local.filter(|h| !h.summary.relayed) {
+                    let _ = h.tx.send(Cmd::Leave { conn_id: conn }).await;
+                }
+            }
+            Header::Client { game, node, conn, user, age_us } => {
+                let Ok(msg) = serde_json::from_slice::<ClientMsg>(body) else { return };
+                let at = Instant::now()
+                    .checked_sub(Duration::from_micros(age_us))
+                    .unwrap_or_else(Instant::now);
+                let conn = self.remote_conn(&node, conn, user);
+                self.to_actor(app, &game, &node, Cmd::Client { conn, msg, at }).await;
+            }
+            Header::Redirect { game } => {
+                if let Some(r) = lock(&self.relays).get(&game) {
+                    let _ = r.tx.send(relay::RelayMsg::Recheck);
+                }
+            }
+            Header::To { user, conn } => {
+                if let Some(c) = app.local_conn(&user, conn) {
+                    c.send_frame(frame());
+                }
+            }
+            // Handed to the sockets here, not through the relay's task: in the order they
+            // came, with the frames addressed to one socket.
+            Header::Broadcast { game, audience } => {
+                let relay = lock(&self.relays).get(&game).cloned();
+                if let Some(r) = relay {
+                    r.deliver(app, audience, &frame());
+                }
+            }
+            Header::User { from, user } => {
+                if *from != *self.node {
+                    app.tell_local_user(&user, &frame());
+                }
+            }
+            Header::Lobby { from, seeks, games, live } => {
+                if *from != *self.node {
+                    if let Some(f) = lock(&self.followers).get_mut(&from) {
+                        f.heard = Instant::now();
+                    }
+                    let l = NodeLobby { at: Instant::now(), seeks, games, live };
+                    lock(&self.lobbies).insert(from, l);
+                }
+            }
+            Header::SeekGone { id } => app.lobby.forget(&id),
+        }
+    }
+
+    /// Hands a command from another node's socket to this node's actor of `game`, or tells
+    /// that node to look for the owner.
+    async fn to_actor(self: &Arc<Self>, app: &Arc<App>, game: &str, node: &str, cmd: Cmd) {
+        match self.owned(app, game).await {
+            Some(h) => {
+                let _ = h.tx.send(cmd).await;
+            }
+            None => {
+                self.publish(&node_topic(node), &Header::Redirect { game: game.to_string() }, b"")
+            }
+        }
+    }
+
+    /// Notes that a socket of `node` follows (`true`) or left `game`.
+    fn follow(&self, node: &str, game: &str, conn: u64, joined: bool) {
+        let mut followers = lock(&self.followers);
+        let f = followers
+            .entry(node.to_string())
+            .or_insert_with(|| Followers { heard: Instant::now(), conns: Default::default() });
+        f.heard = Instant::now();
+        if joined {
+            f.conns.insert((game.to_string(), conn));
+        } else {
+            f.conns.remove(&(game.to_string(), conn));
+        }
+    }
+
+    /// Takes the sockets of nodes not heard of for a while out of this node's games (their
+    /// players show offline, finished games can end).
+    async fn drop_silent_nodes(&self, app: &App) {
+        let silent: Vec<(String, u64)> = {
+            let mut followers = lock(&self.followers);
+            let gone: Vec<String> = followers
+                .iter()
+                .filter(|(_, f)| f.heard.elapsed() > LOBBY_FRESH)
+                .map(|(n, _)| n.clone())
+                .collect();
+            gone.iter().filter_map(|n| followers.remove(n)).flat_map(|f| f.conns).collect()
+        };
+        for (game, conn) in silent {
+            let handle = lock(&app.games).get(&game).cloned();
+            if let Some(h) = handle.filter(|h| !h.summary.relayed) {
+                let _ = h.tx.send(Cmd::Leave { conn_id: conn }).await;
+            }
+        }
+    }
+
+    /// Renews the leases of this node's games every third of their life; a game whose lease
+    /// was lost (to a node that thought this one dead) is stopped here. Drops the sockets of
+    /// silent nodes on the same beat.
+    async fn renew_leases(self: Arc<Self>) {
+        let mut tick = tokio::time::interval(self.lease / 3);
+        loop {
+            tick.tick().await;
+            if !self.live() {
+                break;
+            }
+            let Some(app) = self.app.upgrade() else { break };
+            self.drop_silent_nodes(&app).await;
+            let owned: Vec<String> = lock(&app.games)
+                .iter()
+                .filter(|(_, h)| !h.summary.relayed && !h.tx.is_closed())
+                .map(|(id, _)| id.clone())
+                .collect();
+            let keys: Vec<String> = owned.iter().map(|g| lease_key(g)).collect();
+            match self.bus.renew(&keys, &self.node, self.lease).await {
+                Ok(held) => {
+                    let lost: Vec<&String> =
+                        owned.iter().zip(held).filter(|(_, h)| !h).map(|(g, _)| g).collect();
+                    if !lost.is_empty() {
+                        tracing::warn!("lost the leases of {} games; stopping them", lost.len());
+                        let mut games = lock(&app.games);
+                        for g in lost {
+                            games.remove(g);
+                        }
+                    }
+                }
+                Err(e) => tracing::warn!("could not renew the leases: {e}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,397 @@
+//! The bus on Redis: PUBLISH/SUBSCRIBE for the topics, `SET NX PX` leases renewed by a
+//! compare-and-extend script, `GETDEL` for seeks. Spoken in RESP2 over two connections per
+//! node (commands, pipelined; and the subscription), written here rather than taken from a
+//! crate: the `redis` crate is BSD-3-Clause (the project takes MIT/Apache only), and the six
+//! commands used fit in this file.
+
+use super::bus::{Bus, BusError, BusFuture, Inbox};
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+use tokio::sync::{mpsc, oneshot};
+
+/// A Redis reply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Reply {
+    Status(String),
+    Error(String),
+    Int(i64),
+    Bulk(Option<Vec<u8>>),
+    Array(Option<Vec<Reply>>),
+}
+
+impl Reply {
+    fn text(self) -> Result<Option<String>, BusError> {
+        match self {
+            Reply::Bulk(b) => Ok(b.map(|b| String::from_utf8_lossy(&b).into_owned())),
+            Reply::Status(s) => Ok(Some(s)),
+            Reply::Error(e) => Err(BusError(e)),
+            other => Err(BusError(format!("unexpected reply {other:?}"))),
+        }
+    }
+}
+
+/// A command in RESP: an array of bulk strings.
+fn encode(args: &[&[u8]]) -> Vec<u8> {
+    let mut out = format!("*{}\r\n", args.len()).into_bytes();
+    for a in args {
+        out.extend_from_slice(format!("${}\r\n", a.len()).as_bytes());
+        out.extend_from_slice(a);
+        out.extend_from_slice(b"\r\n");
+    }
+    out
+}
+
+/// The largest bulk string or array accepted from the server.
+const MAX_LEN: usize = 64 << 20;
+
+async fn line<R: AsyncBufReadExt + Unpin>(r: &mut R) -> std::io::Result<String> {
+    let mut s = String::new();
+    if r.read_line(&mut s).await? == 0 {
+        return Err(std::io::ErrorKind::UnexpectedEof.into());
+    }
+    Ok(s.trim_end_matches(['\r', '\n']).to_string())
+}
+
+fn bad(what: String) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidData, what)
+}
+
+/// Reads one reply (arrays nest: boxed recursion).
+fn read<'a, R: AsyncBufReadExt + Unpin + Send>(
+    r: &'a mut R,
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = std::io::Result<Reply>> + Send + 'a>> {
+    Box::pin(async move {
+        let l = line(r).await?;
+        let (kind, rest) = l.split_at_checked(1).ok_or_else(|| bad("empty reply".into()))?;
+        let len = || -> std::io::Result<i64> {
+            let n: i64 = rest.parse().map_err(|_| bad(format!("bad length {rest}")))?;
+            if n > MAX_LEN as i64 { Err(bad(format!("{n} is too long"))) } else { Ok(n) }
+        };
+        Ok(match kind {
+            "+" => Reply::Status(rest.to_string()),
+            "-" => Reply::Error(rest.to_string()),
+            ":" => Reply::Int(rest.parse().map_err(|_| bad(format!("bad integer {rest}")))?),
+            "$" => match len()? {
+                n if n < 0 => Reply::Bulk(None),
+                n => {
+                    let mut buf = vec![0; n as usize + 2];
+                    r.read_exact(&mut buf).await?;
+                    buf.truncate(n as usize);
+                    Reply::Bulk(Some(buf))
+                }
+            },
+            "*" => match len()? {
+                n if n < 0 => Reply::Array(None),
+                n => {
+                    let mut items = Vec::with_capacity(n as usize);
+                    for _ in 0..n {
+                        items.push(read(r).await?);
+                    }
+                    Reply::Array(Some(items))
+                }
+            },
+            other => return Err(bad(format!("unknown reply type {other}"))),
+        })
+    })
+}
+
+/// The host and port of `redis://HOST:PORT[/…]`.
+fn address(url: &str) -> Result<String, BusError> {
+    let rest = url
+        .strip_prefix("redis://")
+        .ok_or_else(|| BusError(format!("{url}: expected redis://HOST:PORT")))?;
+    let host = rest.split('/').next().unwrap_or_default();
+    if host.contains('@') {
+        return Err(BusError("passwords in the Redis URL are not supported".into()));
+    }
+    Ok(if host.contains(':') { host.to_string() } else { format!("{host}:6379") })
+}
+
+type Pending = Option<oneshot::Sender<Result<Reply, BusError>>>;
+
+/// The command connection: commands are written as they come (several per write when they
+/// queue up) and answered in order.
+#[derive(Debug)]
+struct Commands {
+    tx: mpsc::UnboundedSender<(Vec<u8>, Pending)>,
+}
+
+impl Commands {
+    fn start(addr: String) -> Commands {
+        let (tx, mut rx) = mpsc::unbounded_channel::<(Vec<u8>, Pending)>();
+        tokio::spawn(async move {
+            loop {
+                let stream = match TcpStream::connect(&addr).await {
+                    Ok(s) => s,
+                    Err(e) => {
+                        tracing::warn!("redis {addr}: {e}; retrying");
+                        tokio::time::sleep(Duration::from_millis(500)).await;
+                        continue;
+                    }
+                };
+                let _ = stream.set_nodelay(true);
+                let (read_half, mut write_half) = stream.into_split();
+                let waiting: Arc<Mutex<VecDeque<Pending>>> = Arc::default();
+                let reader_waiting = waiting.clone();
+                let mut reader = tokio::spawn(async move {
+                    let mut r = BufReader::new(read_half);
+                    loop {
+                        let reply = match read(&mut r).await {
+                            Ok(reply) => reply,
+                            Err(e) => return e,
+                        };
+                        let next =
+                            reader_waiting.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
+                        if let Some(Some(tx)) = next {
+                            let _ = tx.send(Ok(reply));
+                        }
+                    }
+                });
+                let failed = loop {
+                    let first = tokio::select! {
+                        job = rx.recv() => job,
+                        r = &mut reader => break format!("{r:?}"),
+                    };
+                    let Some(first) = first else { return };
+                    let mut buf = Vec::new();
+                    let mut next = Some(first);
+                    while let Some((bytes, pending)) = next.take() {
+                        buf.extend_from_slice(&bytes);
+                        waiting.lock().unwrap_or_else(|e| e.into_inner()).push_back(pending);
+                        if buf.len() < 1 << 16 {
+                            next = rx.try_recv().ok();
+                        }
+                    }
+                    if let Err(e) = write_half.write_all(&buf).await {
+                        break e.to_string();
+                    }
+                };
+                reader.abort();
+                tracing::warn!("redis {addr}: connection lost ({failed}); reconnecting");
+                for p in waiting.lock().unwrap_or_else(|e| e.into_inner()).drain(..).flatten() {
+                    let _ = p.send(Err(BusError("the connection to Redis was lost".into())));
+                }
+            }
+        });
+        Commands { tx }
+    }
+
+    fn send(&self, args: &[&[u8]]) {
+        let _ = self.tx.send((encode(args), None));
+    }
+
+    fn call(&self, args: &[&[u8]]) -> oneshot::Receiver<Result<Reply, BusError>> {
+        let (tx, rx) = oneshot::channel();
+        if let Err(mpsc::error::SendError((_, Some(tx)))) = self.tx.send((encode(args), Some(tx))) {
+            let _ = tx.send(Err(BusError("the Redis connection task stopped".into())));
+        }
+        rx
+    }
+}
+
+async fn answer(rx: oneshot::Receiver<Result<Reply, BusError>>) -> Result<Reply, BusError> {
+    match rx.await {
+        Ok(Ok(Reply::Error(e))) => Err(BusError(e)),
+        Ok(r) => r,
+        Err(_) => Err(BusError("no answer from Redis".into())),
+    }
+}
+
+/// Extends a lease only if it is still the caller's.
+const RENEW: &str = "if redis.call('get', KEYS[1]) == ARGV[1] then \
+    return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+
+/// A node's connection to Redis.
+#[derive(Debug)]
+pub struct RedisBus {
+    commands: Commands,
+}
+
+impl RedisBus {
+    /// Connects to `url` (`redis://HOST:PORT`) and listens to `topics`.
+    pub async fn connect(url: &str, topics: &[String]) -> Result<(RedisBus, Inbox), BusError> {
+        let addr = address(url)?;
+        // Fail early when Redis is not there at all.
+        let probe =
+            TcpStream::connect(&addr).await.map_err(|e| BusError(format!("{addr}: {e}")))?;
+        drop(probe);
+        let (tx, rx) = mpsc::unbounded_channel();
+        let (subscribed_tx, subscribed) = oneshot::channel();
+        tokio::spawn(subscribe(addr.clone(), topics.to_vec(), tx, subscribed_tx));
+        let _ = tokio::time::timeout(Duration::from_secs(5), subscribed).await;
+        let bus = RedisBus { commands: Commands::start(addr) };
+        answer(bus.commands.call(&[b"PING"])).await?;
+        Ok((bus, rx))
+    }
+}
+
+/// The subscription connection: every message of `topics` into `inbox`, reconnecting if the
+/// connection drops (what was published meanwhile is lost; sockets resync with `since`).
+async fn subscribe(
+    addr: String,
+    topics: Vec<String>,
+    inbox: mpsc::UnboundedSender<Vec<u8>>,
+    subscribed: oneshot::Sender<()>,
+) {
+    let mut subscribed = Some(subscribed);
+    loop {
+        let run = async {
+            let mut stream = TcpStream::connect(&addr).await?;
+            let mut args: Vec<&[u8]> = vec![b"SUBSCRIBE"];
+            args.extend(topics.iter().map(|t| t.as_bytes()));
+            stream.write_all(&encode(&args)).await?;
+            let mut r = BufReader::new(stream);
+            let mut confirmed = 0;
+            loop {
+                let Reply::Array(Some(items)) = read(&mut r).await? else { continue };
+                match items.as_slice() {
+                    [Reply::Bulk(Some(kind)), _, Reply::Bulk(Some(payload))]
+                        if kind == b"message" =>
+                    {
+                        let node_gone = inbox.send(payload.clone()).is_err();
+                        if node_gone {
+                            return Ok(());
+                        }
+                    }
+                    [Reply::Bulk(Some(kind)), ..] if kind == b"subscribe" => {
+                        confirmed += 1;
+                        if confirmed == topics.len()
+                            && let Some(s) = subscribed.take()
+                        {
+                            let _ = s.send(());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        };
+        let result: std::io::Result<()> = run.await;
+        match result {
+            Ok(()) => return,
+            Err(e) => {
+                tracing::warn!("redis {addr}: subscription lost ({e}); reconnecting");
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+        }
+    }
+}
+
+impl Bus for RedisBus {
+    fn publish(&self, topic: &str, payload: Vec<u8>) {
+        self.commands.send(&[b"PUBLISH", topic.as_bytes(), &payload]);
+    }
+
+    fn lease<'a>(&'a self, key: &'a str, holder: &'a str, ttl: Duration) -> BusFuture<'a, String> {
+        Box::pin(async move {
+            let ms = ttl.as_millis().to_string();
+            for _ in 0..3 {
+                let set = self.commands.call(&[
+                    b"SET",
+                    key.as_bytes(),
+                    holder.as_bytes(),
+                    b"NX",
+                    b"PX",
+                    ms.as_bytes(),
+                ]);
+                if answer(set).await?.text()?.is_some() {
+                    return Ok(holder.to_string());
+                }
+                match answer(self.commands.call(&[b"GET", key.as_bytes()])).await?.text()? {
+                    Some(h) if h == holder => {
+                        self.renew(&[key.to_string()], holder, ttl).await?;
+                        return Ok(h);
+                    }
+                    Some(h) => return Ok(h),
+                    // It expired between the two calls: try again.
+                    None => continue,
+                }
+            }
+            Err(BusError(format!("the lease {key} keeps changing hands")))
+        })
+    }
+
+    fn renew<'a>(
+        &'a self,
+        keys: &'a [String],
+        holder: &'a str,
+        ttl: Duration,
+    ) -> BusFuture<'a, Vec<bool>> {
+        Box::pin(async move {
+            let ms = ttl.as_millis().to_string();
+            // All sent before the first answer is awaited: one round trip for the lot.
+            let calls: Vec<_> = keys
+                .iter()
+                .map(|k| {
+                    self.commands.call(&[
+                        b"EVAL",
+                        RENEW.as_bytes(),
+                        b"1",
+                        k.as_bytes(),
+                        holder.as_bytes(),
+                        ms.as_bytes(),
+                    ])
+                })
+                .collect();
+            let mut held = Vec::with_capacity(calls.len());
+            for c in calls {
+                held.push(answer(c).await? == Reply::Int(1));
+            }
+            Ok(held)
+        })
+    }
+
+    fn get<'a>(&'a self, key: &'a str) -> BusFuture<'a, Option<String>> {
+        Box::pin(async move { answer(self.commands.call(&[b"GET", key.as_bytes()])).await?.text() })
+    }
+
+    fn put<'a>(&'a self, key: &'a str, value: &'a str, ttl: Duration) -> BusFuture<'a, ()> {
+        Box::pin(async move {
+            let ms = ttl.as_millis().to_string();
+            let call = self.commands.call(&[
+                b"SET",
+                key.as_bytes(),
+                value.as_bytes(),
+                b"PX",
+                ms.as_bytes(),
+            ]);
+            answer(call).await.map(|_| ())
+        })
+    }
+
+    fn take<'a>(&'a self, key: &'a str) -> BusFuture<'a, Option<String>> {
+        Box::pin(
+            async move { answer(self.commands.call(&[b"GETDEL", key.as_bytes()])).await?.text() },
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn replies_of_every_kind_are_read() {
+        let input = b"+OK\r\n-ERR no\r\n:42\r\n$-1\r\n$5\r\nhe\r\no\r\n*2\r\n$1\r\na\r\n:1\r\n";
+        let mut r = BufReader::new(&input[..]);
+        assert_eq!(read(&mut r).await.unwrap(), Reply::Status("OK".into()));
+        assert_eq!(read(&mut r).await.unwrap(), Reply::Error("ERR no".into()));
+        assert_eq!(read(&mut r).await.unwrap(), Reply::Int(42));
+        assert_eq!(read(&mut r).await.unwrap(), Reply::Bulk(None));
+        assert_eq!(read(&mut r).await.unwrap(), Reply::Bulk(Some(b"he\r\no".to_vec())));
+        assert_eq!(
+            read(&mut r).await.unwrap(),
+            Reply::Array(Some(vec![Reply::Bulk(Some(b"a".to_vec())), Reply::Int(1)]))
+        );
+        assert!(read(&mut r).await.is_err());
+    }
+
+    #[test]
+    fn commands_are_arrays_of_bulk_strings() {
+        assert_eq!(encode(&[b"GET", b"k"]), b"*2\r\n$3\r\nGET\r\n$1\r\nk\r\n");
+        assert_eq!(address("redis://127.0.0.1").unwrap(), "127.0.0.1:6379");
+        assert!(address("http://x").is_err());
+    }
+}

@@ -1,0 +1,286 @@
+//! A game run by another node, as this node's sockets see it: the same [`GameHandle`] as a
+//! local game, whose task forwards the sockets' commands to the owner and hands the owner's
+//! frames to the sockets its audience admits. It watches the owner's lease and, when the
+//! owner is gone, takes the game over (rebuilt from the store) or follows the new owner.
+
+use super::message::Header;
+use super::{Cluster, lease_key, node_topic};
+use crate::game::{self, Audience, Cmd, GameHandle, Summary, role_of};
+use crate::state::{App, Conn, Frame, lock};
+use cannonade_games::GameKind;
+use cannonade_store::GameRow;
+use cannonade_wire::Role;
+use std::collections::HashMap;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+/// What the node tells a relay.
+#[derive(Debug)]
+pub enum RelayMsg {
+    /// A socket was too far behind and was dropped: tell the owner.
+    Dropped(u64),
+    /// The owner says it is not the owner: look again.
+    Recheck,
+}
+
+/// A relay's sockets in the game, by connection id, with their roles.
+type Subs = HashMap<u64, (Role, Conn)>;
+
+/// What the node keeps of a relay: its sockets (frames from the owner are handed to them
+/// by the node's inbox task, in order) and its mailbox.
+#[derive(Clone, Debug)]
+pub struct RelayEntry {
+    subs: Arc<Mutex<Subs>>,
+    /// The relay's mailbox.
+    pub tx: mpsc::UnboundedSender<RelayMsg>,
+}
+
+impl RelayEntry {
+    /// Hands a frame to the sockets the audience admits; a socket too far behind is dropped
+    /// from the game as the owner would drop it.
+    pub fn deliver(&self, app: &App, audience: Audience, frame: &Frame) {
+        let mut subs = lock(&self.subs);
+        let mut slow = Vec::new();
+        let mut sent = 0u64;
+        // Players first, as on the owner.
+        let players = subs.iter().filter(|(_, (r, _))| r.is_player());
+        let spectators = subs.iter().filter(|(_, (r, _))| !r.is_player());
+        for (id, (role, conn)) in players.chain(spectators) {
+            if audience.admits(*role) {
+                if conn.send_frame(frame.clone()) {
+                    sent += 1;
+                } else {
+                    slow.push(*id);
+                }
+            }
+        }
+        app.metrics.frames_out.fetch_add(sent, Relaxed);
+        for id in slow {
+            app.metrics.slow_drops.fetch_add(1, Relaxed);
+            subs.remove(&id);
+            let _ = self.tx.send(RelayMsg::Dropped(id));
+        }
+    }
+}
+
+/// How long a relay stays without sockets before it ends.
+const IDLE: Duration = Duration::from_secs(30);
+
+struct Relay {
+    app: Arc<App>,
+    cluster: Arc<Cluster>,
+    game: String,
+    users: [Option<String>; 2],
+    owner: String,
+    subs: Arc<Mutex<Subs>>,
+    summary: Arc<Summary>,
+    me: mpsc::UnboundedSender<RelayMsg>,
+}
+
+/// Starts relaying `row`'s game owned by `owner` and registers it (an existing handle of the
+/// game on this node is kept instead).
+pub fn start(app: &Arc<App>, cluster: &Arc<Cluster>, row: GameRow, owner: String) -> GameHandle {
+    let kind = row.kind.parse().unwrap_or(GameKind::Xiangqi);
+    let summary = Arc::new(Summary::new(kind, row.names.clone(), true));
+    let mut games = lock(&app.games);
+    if let Some(h) = games.get(&row.id).filter(|h| !h.tx.is_closed()) {
+        return h.clone();
+    }
+    let (tx, rx) = mpsc::channel(1024);
+    let (bus_tx, bus_rx) = mpsc::unbounded_channel();
+    let handle = GameHandle { tx, summary: summary.clone() };
+    games.insert(row.id.clone(), handle.clone());
+    drop(games);
+    let subs: Arc<Mutex<Subs>> = Arc::default();
+    let entry = RelayEntry { subs: subs.clone(), tx: bus_tx.clone() };
+    lock(&cluster.relays).insert(row.id.clone(), entry);
+    let relay = Relay {
+        app: app.clone(),
+        cluster: cluster.clone(),
+        game: row.id,
+        users: row.users,
+        owner,
+        subs,
+        summary,
+        me: bus_tx,
+    };
+    tokio::spawn(relay.run(rx, bus_rx));
+    handle
+}
+
+impl Relay {
+    fn to_owner(&self, header: &Header, body: &[u8]) {
+        self.cluster.publish(&node_topic(&self.owner), header, body);
+    }
+
+    fn join_owner(&self, conn: &Conn, since: Option<u64>) {
+        let header = Header::Join {
+            game: self.game.clone(),
+            node: self.cluster.node.to_string(),
+            conn: conn.id,
+            user: conn.user.info(),
+            since,
+        };
+        self.to_owner(&header, b"");
+    }
+
+    fn leave_owner(&self, conn: u64) {
+        let header =
+            Header::Leave { game: self.game.clone(), node: self.cluster.node.to_string(), conn };
+        self.to_owner(&header, b"");
+    }
+
+    async fn run(
+        mut self,
+        mut rx: mpsc::Receiver<Cmd>,
+        mut bus: mpsc::UnboundedReceiver<RelayMsg>,
+    ) {
+        // Checks of the owner's lease: twice in its life, at a spread so relays do not
+        // all ask at once.
+        let every = self.cluster.lease / 2;
+        let mut check = tokio::time::interval_at(
+            Instant::now()
+                + every.mul_f64(0.5 + f64::from(crate::ids::random_bytes::<1>()[0]) / 512.0),
+            every,
+        );
+        let mut idle_since = Some(Instant::now());
+        loop {
+            let idle_end = idle_since.map(|t| t + IDLE);
+            tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => self.command(cmd),
+                    None => break,
+                },
+                msg = bus.recv() => match msg {
+                    Some(RelayMsg::Dropped(conn)) => self.leave_owner(conn),
+                    Some(RelayMsg::Recheck) => if self.check().await { return },
+                    None => break,
+                },
+                _ = check.tick() => if self.check().await { return },
+                _ = sleep(idle_end) => break,
+            }
+            if lock(&self.subs).is_empty() {
+                idle_since.get_or_insert_with(Instant::now);
+            } else {
+                idle_since = None;
+            }
+        }
+        self.unregister();
+    }
+
+    fn unregister(&self) {
+        let mut games = lock(&self.app.games);
+        if games.get(&self.game).is_some_and(|h| Arc::ptr_eq(&h.summary, &self.summary)) {
+            games.remove(&self.game);
+        }
+        drop(games);
+        let mut relays = lock(&self.cluster.relays);
+        if relays.get(&self.game).is_some_and(|r| r.tx.same_channel(&self.me)) {
+            relays.remove(&self.game);
+        }
+    }
+
+    fn command(&mut self, cmd: Cmd) {
+        match cmd {
+            Cmd::Join { conn, since } => {
+                let role = role_of(&self.users, &conn.user.id);
+                self.join_owner(&conn, since);
+                lock(&self.subs).insert(conn.id, (role, conn));
+            }
+            Cmd::Leave { conn_id } => {
+                if lock(&self.subs).remove(&conn_id).is_some() {
+                    self.leave_owner(conn_id);
+                }
+            }
+            Cmd::Client { conn, msg, at } => {
+                let header = Header::Client {
+                    game: self.game.clone(),
+                    node: self.cluster.node.to_string(),
+                    conn: conn.id,
+                    user: conn.user.info(),
+                    age_us: at.elapsed().as_micros() as u64,
+                };
+                self.to_owner(&header, &serde_json::to_vec(&msg).unwrap_or_default());
+            }
+            // The engine runs on the owner.
+            Cmd::Ai { .. } => {}
+            // A oneshot cannot cross the bus; the owner's node answers (docs/server.md).
+            Cmd::Positions { reply } => {
+                let owner = self.owner.to_string();
+                let _ = reply.send(Err(format!("the game is played on node {owner}; ask there")));
+            }
+        }
+    }
+
+    /// Looks at the owner's lease. When it has run out, takes the game over: `true` then,
+    /// and this relay ends (its sockets now follow the local actor).
+    async fn check(&mut self) -> bool {
+        let key = lease_key(&self.game);
+        let holder = match self.cluster.bus.get(&key).await {
+            Ok(Some(h)) => h,
+            Ok(None) => {
+                match self.cluster.bus.lease(&key, &self.cluster.node, self.cluster.lease).await {
+                    Ok(h) => h,
+                    Err(e) => {
+                        tracing::warn!(game = %self.game, "{e}");
+                        return false;
+                    }
+                }
+            }
+            Err(e) => {
+                tracing::warn!(game = %self.game, "{e}");
+                return false;
+            }
+        };
+        if holder == self.owner {
+            return false;
+        }
+        if *holder == *self.cluster.node {
+            return self.take_over().await;
+        }
+        tracing::info!(game = %self.game, "the game moved from {} to {holder}", self.owner);
+        self.owner = holder;
+        let conns: Vec<Conn> = lock(&self.subs).values().map(|(_, c)| c.clone()).collect();
+        for conn in &conns {
+            self.join_owner(conn, None);
+        }
+        false
+    }
+
+    /// Rebuilds the game here from the store and moves the sockets to it (each gets a
+    /// snapshot).
+    async fn take_over(&mut self) -> bool {
+        let app = self.app.clone();
+        let loaded = async {
+            let row = app.store.game(&self.game).await.map_err(|e| e.to_string())?;
+            let row = row.ok_or_else(|| "the game is not in the store".to_string())?;
+            let events = app.store.events(&self.game).await.map_err(|e| e.to_string())?;
+            self.unregister();
+            game::load(&app, row, events).await
+        };
+        match loaded.await {
+            Ok(handle) => {
+                tracing::info!(game = %self.game, "took the game over from {}", self.owner);
+                let subs: Vec<Conn> = lock(&self.subs).drain().map(|(_, (_, c))| c).collect();
+                for conn in subs {
+                    let _ = handle.tx.send(Cmd::Join { conn, since: None }).await;
+                }
+                true
+            }
+            Err(e) => {
+                tracing::error!(game = %self.game, "could not take the game over: {e}");
+                false
+            }
+        }
+    }
+}
+
+async fn sleep(until: Option<Instant>) {
+    match until {
+        Some(t) => tokio::time::sleep_until(t).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,229 @@
+//! Two server nodes sharing one store and one bus: a game owned by one node is played and
+//! watched from both; audiences hold across the bus; when the owner stops, the other node
+//! takes the game over from the store. Runs in-process on the in-process bus with a shared
+//! SQLite file, and on Redis + PostgreSQL when CANNONADE_TEST_REDIS and
+//! CANNONADE_TEST_POSTGRES are set.
+
+mod common;
+
+use cannonade_games::GameKind;
+use cannonade_server::cluster::{self, Bus, Inbox, LocalHub, RedisBus};
+use cannonade_server::{App, Config};
+use cannonade_wire::{ClientMsg, GameEvent, Role, ServerMsg};
+use common::{Client, config, tc};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+struct Node {
+    addr: SocketAddr,
+    app: Arc<App>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+async fn node(config: Config, name: &str, bus: Arc<dyn Bus>, inbox: Inbox) -> Node {
+    let app =
+        cannonade_server::build_with(config, Some((name.to_string(), bus, inbox))).await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let (addr, app, task) = cannonade_server::serve_on(app, listener).unwrap();
+    Node { addr, app, task }
+}
+
+fn cluster_config(db: &str) -> Config {
+    Config { db: db.to_string(), lease: Duration::from_millis(1200), ..config() }
+}
+
+fn unique(what: &str) -> String {
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    format!("{what}{}x{nanos}", std::process::id())
+}
+
+fn runs(app: &App, game: &str) -> bool {
+    app.runs_game(game)
+}
+
+const PROPOSAL_WORDS: [&str; 4] = ["tally", "reveal", "proposal_ok", "\"score\""];
+
+/// One player on each node: an invite made on `a`, taken on `b` (whose node then runs the
+/// game). Returns both players, the game, each one's role and the invite's code.
+async fn invite_across(
+    a: SocketAddr,
+    b: SocketAddr,
+) -> (Client, Client, String, Role, Role, String) {
+    let mut p1 = Client::connect(a, None).await;
+    let mut p2 = Client::connect(b, None).await;
+    let clock = tc(600_000, 0);
+    p1.send(ClientMsg::Invite {
+        game: GameKind::Xiangqi,
+        options: String::new(),
+        clock,
+        rated: false,
+    })
+    .await;
+    let code = match p1.until("invite", |m| matches!(m, ServerMsg::InviteCreated { .. })).await {
+        ServerMsg::InviteCreated { code, .. } => code,
+        _ => unreachable!(),
+    };
+    p2.send(ClientMsg::AcceptSeek { id: code.clone() }).await;
+    let (game, role1) = p1.started().await;
+    let (game2, role2) = p2.started().await;
+    assert_eq!(game, game2, "the seeker on the other node hears of the game");
+    (p1, p2, game, role1, role2, code)
+}
+
+/// Two nodes on the in-process bus sharing a SQLite file.
+async fn in_process_nodes(names: [&str; 2]) -> (Node, Node) {
+    let db = format!("sqlite://{}/{}.db", std::env::temp_dir().display(), unique("cluster"));
+    let hub = LocalHub::new();
+    let mut nodes = Vec::new();
+    for name in names {
+        let (bus, inbox) = hub.join(&cluster::topics(name));
+        nodes.push(node(cluster_config(&db), name, Arc::new(bus), inbox).await);
+    }
+    let b = nodes.pop().unwrap();
+    (nodes.pop().unwrap(), b)
+}
+
+async fn two_nodes_share_a_game(a: Node, b: Node) {
+    let (p1, p2, game, role1, role2, code) = invite_across(a.addr, b.addr).await;
+    assert!(runs(&b.app, &game) && !runs(&a.app, &game), "the taker's node runs the game");
+    // A taken invite is gone on every node.
+    let mut late = Client::connect(a.addr, None).await;
+    late.send(ClientMsg::AcceptSeek { id: code }).await;
+    assert_eq!(late.error().await.0, cannonade_wire::ErrorCode::NotFound);
+
+    let (mut first, mut second) = if role1 == Role::First { (p1, p2) } else { (p2, p1) };
+    assert_ne!(role1, role2);
+    let mut spectators = Vec::new();
+    for addr in [a.addr, b.addr] {
+        let mut s = Client::connect(addr, None).await;
+        s.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+        assert_eq!(s.snapshot().await.you, Role::Spectator);
+        spectators.push(s);
+    }
+    for c in [&mut first, &mut second] {
+        c.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+        let snap = c.snapshot().await;
+        assert!(snap.you.is_player());
+        assert_eq!(snap.legal.is_some(), snap.you == Role::First, "legal moves to the mover only");
+    }
+    // A spectator on each node proposes; both see the tally, the players nothing.
+    for s in &mut spectators {
+        s.send(ClientMsg::Propose { game: game.clone(), ply: 0, mv: "h2e2".into() }).await;
+        s.until("ack", |m| matches!(m, ServerMsg::ProposalOk { .. })).await;
+    }
+    for s in &mut spectators {
+        s.until("tally", |m| matches!(m, ServerMsg::Tally { counts, .. } if counts.first().is_some_and(|e| e.n == 2)))
+            .await;
+    }
+    first.send(ClientMsg::Move { game: game.clone(), ply: 0, mv: "h2e2".into() }).await;
+    let (v1, _, _, legal) = first.moved().await;
+    assert!(legal.is_none(), "the player who moved waits");
+    let (v2, ply, mv, legal) = second.moved().await;
+    assert_eq!((v1, v2, ply, mv.as_str()), (1, 1, 0, "h2e2"));
+    assert!(legal.is_some(), "the player to move gets the legal moves");
+    for s in &mut spectators {
+        assert!(s.moved().await.3.is_some(), "spectators get the legal moves");
+        s.until("score", |m| matches!(m, ServerMsg::Score { hits: 1, total: 1, .. })).await;
+    }
+    second.send(ClientMsg::Move { game: game.clone(), ply: 1, mv: "h9g7".into() }).await;
+    assert_eq!(first.moved().await.1, 1);
+    assert_eq!(second.moved().await.1, 1);
+    for s in &mut spectators {
+        assert_eq!(s.moved().await.1, 1);
+    }
+    let _ = first.drain(300).await;
+    let _ = second.drain(100).await;
+    for frame in first.frames.iter().chain(&second.frames) {
+        for word in PROPOSAL_WORDS {
+            assert!(!frame.contains(word), "a player received {word}: {frame}");
+        }
+    }
+
+    // The owner stops; A takes the game over once the lease runs out, from the store.
+    b.app.cluster().unwrap().stop();
+    b.task.abort();
+    let (mut on_a, gone) = if role1 == Role::First { (first, second) } else { (second, first) };
+    let token = gone.token.clone();
+    gone.close().await;
+    let snap = on_a.snapshot().await;
+    assert_eq!((snap.v, snap.moves.len()), (2, 2), "every told move came back");
+    assert!(runs(&a.app, &game), "A runs the game now");
+    spectators[0].snapshot().await;
+    // The player who was on B comes back on A with the same session and plays on.
+    let mut back = Client::connect(a.addr, Some(&token)).await;
+    back.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    let snap = back.snapshot().await;
+    assert!(snap.you.is_player());
+    let (mover, waiter) =
+        if snap.you == Role::First { (&mut back, &mut on_a) } else { (&mut on_a, &mut back) };
+    mover.send(ClientMsg::Move { game: game.clone(), ply: 2, mv: "b0c2".into() }).await;
+    let (v, ply, _, _) = waiter.moved().await;
+    assert_eq!((v, ply), (3, 2));
+    let (v, ..) = spectators[0].moved().await;
+    assert_eq!(v, 3);
+    mover.send(ClientMsg::Resign { game: game.clone() }).await;
+    let GameEvent::Ended { result, .. } = waiter.ended().await else { unreachable!() };
+    assert_eq!(result.reason, "resignation");
+}
+
+#[tokio::test]
+async fn a_player_on_a_node_that_dies_shows_offline_to_the_owner() {
+    let (c, d) = in_process_nodes(["node-c", "node-d"]).await;
+    let (mut p1, mut p2, game, role1, ..) = invite_across(c.addr, d.addr).await;
+    p1.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    p1.snapshot().await;
+    p2.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    let snap = p2.snapshot().await;
+    let seat1 = usize::from(role1 == Role::Second);
+    assert!(snap.players[seat1].online, "the player on the other node is online");
+    let _ = p2.drain(300).await;
+    // p1's node dies without a word: its socket leaves the game once the node is silent.
+    c.app.cluster().unwrap().stop();
+    let stopped = std::time::Instant::now();
+    let offline =
+        p2.until("p1 offline", |m| matches!(m, ServerMsg::Presence { online: false, .. })).await;
+    let ServerMsg::Presence { game: g, seat, claim_in_ms, .. } = offline else { unreachable!() };
+    assert!(role1.holds(seat), "the seat of the player whose node died");
+    assert_eq!((g, claim_in_ms.is_some()), (game, true));
+    assert!(stopped.elapsed() >= Duration::from_secs(5), "only once the node was silent");
+}
+
+#[tokio::test]
+async fn two_nodes_on_the_in_process_bus() {
+    let (a, b) = in_process_nodes(["node-a", "node-b"]).await;
+    two_nodes_share_a_game(a, b).await;
+}
+
+#[tokio::test]
+async fn two_nodes_on_redis_and_postgres_when_configured() {
+    let (Ok(pg), Ok(redis)) =
+        (std::env::var("CANNONADE_TEST_POSTGRES"), std::env::var("CANNONADE_TEST_REDIS"))
+    else {
+        eprintln!("CANNONADE_TEST_POSTGRES and CANNONADE_TEST_REDIS not both set: skipped");
+        return;
+    };
+    // A database of its own (dropped at the end): the server's migrations run on an empty
+    // schema, whatever other branches left in the shared one.
+    use sqlx::Connection;
+    let mut admin = sqlx::PgConnection::connect(&pg).await.unwrap();
+    let name = unique("cannonade_cluster_");
+    sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut admin).await.unwrap();
+    let db = format!("{}/{name}", pg.rsplit_once('/').unwrap().0);
+    let mut nodes = Vec::new();
+    for _ in 0..2 {
+        // Unique node ids: Redis outlives the test.
+        let id = unique("n");
+        let (bus, inbox) = RedisBus::connect(&redis, &cluster::topics(&id)).await.unwrap();
+        nodes.push(node(cluster_config(&db), &id, Arc::new(bus), inbox).await);
+    }
+    let b = nodes.pop().unwrap();
+    let a = nodes.pop().unwrap();
+    let apps = [a.app.clone(), b.app.clone()];
+    two_nodes_share_a_game(a, b).await;
+    for app in apps {
+        app.cluster().unwrap().stop();
+    }
+    sqlx::query(&format!("DROP DATABASE {name} WITH (FORCE)")).execute(&mut admin).await.unwrap();
+}
