@@ -4,7 +4,8 @@
 //! are embedded in the binary and applied by [`SqlStore::connect`].
 //!
 //! The server's durability rests on [`Store::append`]: a batch of game events is one
-//! transaction, committed (SQLite: WAL with `synchronous=FULL`) before the call returns.
+//! transaction, committed (a SQLite file: WAL with `synchronous=NORMAL`, durable across a killed
+//! process) before the call returns.
 #![forbid(unsafe_code)]
 
 mod error;

@@ -65,7 +65,21 @@ impl SqlStore {
         // An in-memory SQLite database lives in one connection; a file or a server takes a
         // few (reads go on while the writer commits).
         let max = if memory { 1 } else { 8 };
-        let pool = AnyPoolOptions::new().max_connections(max).connect(&url).await?;
+        let mut options = AnyPoolOptions::new().max_connections(max);
+        if sqlite && !memory {
+            // WAL: a commit is one append and one fsync of the log instead of the rollback
+            // journal's several, and readers never wait for the writer. synchronous=NORMAL
+            // keeps every commit across a killed process (what "nothing told is lost"
+            // needs); a power cut may lose the last commits (docs/server.md).
+            options = options.after_connect(|conn, _| {
+                Box::pin(async move {
+                    sqlx::query("PRAGMA journal_mode=WAL").execute(&mut *conn).await?;
+                    sqlx::query("PRAGMA synchronous=NORMAL").execute(&mut *conn).await?;
+                    Ok(())
+                })
+            });
+        }
+        let pool = options.connect(&url).await?;
         migrator().await?.run(&pool).await?;
         Ok(SqlStore { pool })
     }
