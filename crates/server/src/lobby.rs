@@ -65,6 +65,23 @@ pub fn check_settings(
     Ok((start, parsed))
 }
 
+/// The refusal for a seek that is not (or no longer) open.
+pub fn no_seek(id: &str) -> Refusal {
+    (ErrorCode::NotFound, format!("no open seek or invite '{id}'"))
+}
+
+/// Whether `taker` may take a seek of the user `seeker` (rated ones need an account); the
+/// same for seeks of this node and of others.
+pub fn may_take(seeker: &str, rated: bool, taker: &Conn) -> Result<(), Refusal> {
+    if seeker == taker.user.id {
+        return Err((ErrorCode::Invalid, "that is your own seek".into()));
+    }
+    if rated && !taker.user.account {
+        return Err((ErrorCode::Forbidden, "rated games are for accounts".into()));
+    }
+    Ok(())
+}
+
 impl Lobby {
     /// An empty lobby.
     pub fn new() -> Lobby {
@@ -130,16 +147,8 @@ impl Lobby {
     /// Takes seek `id` for `conn` (not its own; a rated one needs an account).
     pub fn take(&self, conn: &Conn, id: &str) -> Result<Seek, Refusal> {
         let mut seeks = lock(&self.seeks);
-        let i = seeks
-            .iter()
-            .position(|s| s.info.id == id)
-            .ok_or((ErrorCode::NotFound, format!("no open seek or invite '{id}'")))?;
-        if seeks[i].conn.user.id == conn.user.id {
-            return Err((ErrorCode::Invalid, "that is your own seek".into()));
-        }
-        if seeks[i].info.rated && !conn.user.account {
-            return Err((ErrorCode::Forbidden, "rated games are for accounts".into()));
-        }
+        let i = seeks.iter().position(|s| s.info.id == id).ok_or_else(|| no_seek(id))?;
+        may_take(&seeks[i].conn.user.id, seeks[i].info.rated, conn)?;
         let seek = seeks.remove(i);
         drop(seeks);
         if !seek.private {

@@ -3,7 +3,7 @@
 
 use crate::cluster::{Cluster, SharedSeek};
 use crate::game::{self, Cmd, GameSpec, SeatSpec};
-use crate::lobby::Refusal;
+use crate::lobby::{Refusal, may_take, no_seek};
 use crate::session;
 use crate::state::{App, CONN_QUEUE, Conn, Frame, Out, lock};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
@@ -202,15 +202,10 @@ impl Socket {
 
     /// Takes a seek of any node: exactly one taker gets it.
     async fn take_shared_seek(&self, cluster: &Cluster, id: &str) -> Result<SharedSeek, Refusal> {
-        let gone = || (ErrorCode::NotFound, format!("no open seek or invite '{id}'"));
+        let gone = || no_seek(id);
         let bus = |e: crate::cluster::BusError| (ErrorCode::Storage, e.to_string());
         let seek = cluster.peek_seek(id).await.map_err(bus)?.ok_or_else(gone)?;
-        if seek.user.id == self.conn.user.id {
-            return Err((ErrorCode::Invalid, "that is your own seek".into()));
-        }
-        if seek.info.rated && !self.conn.user.account {
-            return Err((ErrorCode::Forbidden, "rated games are for accounts".into()));
-        }
+        may_take(&seek.user.id, seek.info.rated, &self.conn)?;
         let seek = cluster.take_seek(id).await.map_err(bus)?.ok_or_else(gone)?;
         self.app.lobby.forget(id);
         Ok(seek)
