@@ -202,6 +202,12 @@ impl Target {
 }
 
 async fn recv(ws: &mut Ws) -> Result<Option<ServerMsg>> {
+    read(ws).await
+}
+
+/// The next text frame read as `T` (a full message, or a [`Peek`] of one); `None` when the
+/// socket closed.
+async fn read<T: serde::de::DeserializeOwned>(ws: &mut Ws) -> Result<Option<T>> {
     loop {
         match ws.next().await {
             None => return Ok(None),
@@ -249,14 +255,7 @@ struct PeekMove {
 }
 
 async fn peek(ws: &mut Ws) -> Result<Option<Peek>> {
-    loop {
-        match ws.next().await {
-            None => return Ok(None),
-            Some(Err(e)) => return Err(e.into()),
-            Some(Ok(Message::Text(t))) => return Ok(Some(serde_json::from_str(&t)?)),
-            Some(Ok(_)) => continue,
-        }
-    }
+    read(ws).await
 }
 
 async fn send(ws: &mut Ws, msg: &ClientMsg) -> Result<()> {
