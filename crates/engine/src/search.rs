@@ -145,6 +145,26 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
     }
 
     /// Sets `pv[ply]` to `mv` followed by the child's line.
+    /// This ply's move and score buffers, filled with `pos`'s legal moves (give them back
+    /// with [`Self::give_back`]); `Err` with the score of the position when it has none.
+    fn take_moves(&mut self, pos: &G, ply: usize) -> Result<(MoveBuf<G::Move>, Vec<i32>), i32> {
+        let mut buf = std::mem::take(&mut self.bufs[ply]);
+        let scores = std::mem::take(&mut self.scores[ply]);
+        pos.legal_moves(&mut buf);
+        if buf.is_empty() {
+            self.give_back(ply, buf, scores);
+            return Err(outcome_score(pos.stuck_outcome(), pos.mover(), ply));
+        }
+        Ok((buf, scores))
+    }
+
+    /// Returns the buffers [`Self::take_moves`] lent, so the next node at this ply reuses
+    /// their allocations.
+    fn give_back(&mut self, ply: usize, buf: MoveBuf<G::Move>, scores: Vec<i32>) {
+        self.bufs[ply] = buf;
+        self.scores[ply] = scores;
+    }
+
     fn update_pv(&mut self, ply: usize, mv: G::Move) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         head[ply].clear();
@@ -325,14 +345,10 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             }
         }
 
-        let mut buf = std::mem::take(&mut self.bufs[ply]);
-        let mut scores = std::mem::take(&mut self.scores[ply]);
-        pos.legal_moves(&mut buf);
-        if buf.is_empty() {
-            self.bufs[ply] = buf;
-            self.scores[ply] = scores;
-            return outcome_score(pos.stuck_outcome(), pos.mover(), ply);
-        }
+        let (mut buf, mut scores) = match self.take_moves(pos, ply) {
+            Ok(lists) => lists,
+            Err(stuck) => return stuck,
+        };
         let killers = self.killers[ply];
         scores.clear();
         for &mv in buf.iter() {
@@ -440,8 +456,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                 quiets.push(mv);
             }
         }
-        self.bufs[ply] = buf;
-        self.scores[ply] = scores;
+        self.give_back(ply, buf, scores);
         if self.aborted {
             return 0;
         }
@@ -503,14 +518,10 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             alpha = alpha.max(stand);
             best = stand;
         }
-        let mut buf = std::mem::take(&mut self.bufs[ply]);
-        let mut scores = std::mem::take(&mut self.scores[ply]);
-        pos.legal_moves(&mut buf);
-        if buf.is_empty() {
-            self.bufs[ply] = buf;
-            self.scores[ply] = scores;
-            return outcome_score(pos.stuck_outcome(), pos.mover(), ply);
-        }
+        let (mut buf, mut scores) = match self.take_moves(pos, ply) {
+            Ok(lists) => lists,
+            Err(stuck) => return stuck,
+        };
         scores.clear();
         let mut n = 0;
         let moves = buf.as_mut_slice();
@@ -558,8 +569,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                 }
             }
         }
-        self.bufs[ply] = buf;
-        self.scores[ply] = scores;
+        self.give_back(ply, buf, scores);
         if best == -INF { self.eval(pos) } else { best }
     }
 
