@@ -39,6 +39,14 @@ pub trait Evaluate: Rules {
     /// `None` for a quiet move.
     fn tactical_value(&self, mv: Self::Move) -> Option<i32>;
 
+    /// Whether a tactical move very probably loses material: a capture by a piece worth more
+    /// than its victim onto a point the opponent can take back on. Quiescence skips such
+    /// moves and move ordering tries them after the killers. `false` where the game has no
+    /// cheap test.
+    fn losing_capture(&self, _mv: Self::Move) -> bool {
+        false
+    }
+
     /// Whether the side to move is in check (false in games without check).
     fn in_check(&self) -> bool {
         false

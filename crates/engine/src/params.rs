@@ -10,6 +10,21 @@ pub const ASPIRATION_MIN_DEPTH: i32 = 5;
 pub const REVERSE_FUTILITY_MARGIN: i32 = 110;
 /// Deepest remaining depth where reverse futility pruning applies.
 pub const REVERSE_FUTILITY_DEPTH: i32 = 4;
+/// Futility pruning: at this remaining depth or less, a quiet move that gives no check is
+/// skipped when the static value plus `FUTILITY_BASE + FUTILITY_MARGIN * depth` cannot reach
+/// alpha.
+pub const FUTILITY_DEPTH: i32 = 3;
+/// See [`FUTILITY_DEPTH`].
+pub const FUTILITY_BASE: i32 = 80;
+/// See [`FUTILITY_DEPTH`].
+pub const FUTILITY_MARGIN: i32 = 110;
+/// Late-move pruning: at this remaining depth or less, quiet moves after the first
+/// `LMP_BASE + LMP_FACTOR * depth²` (in move order) that give no check are not searched.
+pub const LMP_DEPTH: i32 = 3;
+/// See [`LMP_DEPTH`].
+pub const LMP_BASE: usize = 4;
+/// See [`LMP_DEPTH`].
+pub const LMP_FACTOR: usize = 2;
 /// Shallowest remaining depth where null-move pruning is tried.
 pub const NULL_MOVE_MIN_DEPTH: i32 = 3;
 /// Base null-move reduction; one more ply per `NULL_MOVE_DEPTH_DIVISOR` of depth.
@@ -60,6 +75,16 @@ pub const XIANGQI_MISSING_DEFENDER: i32 = 12;
 /// is a check, which the search sees; two is one move from check, the central cannon's
 /// pressure).
 pub const XIANGQI_CANNON_SCREENS: [i32; 4] = [12, 0, 40, 15];
+/// Xiangqi: a chariot's worth per point it reaches (empty or enemy), less
+/// `XIANGQI_CHARIOT_MOBILITY_BASE` points, so a typical chariot scores near zero.
+pub const XIANGQI_CHARIOT_MOBILITY: i32 = 3;
+/// See [`XIANGQI_CHARIOT_MOBILITY`].
+pub const XIANGQI_CHARIOT_MOBILITY_BASE: i32 = 8;
+/// Xiangqi: a horse's worth per point it can reach (legs free, not its own piece), less
+/// `XIANGQI_HORSE_MOBILITY_BASE`; a horse with its legs blocked is nearly useless.
+pub const XIANGQI_HORSE_MOBILITY: i32 = 8;
+/// See [`XIANGQI_HORSE_MOBILITY`].
+pub const XIANGQI_HORSE_MOBILITY_BASE: i32 = 3;
 /// Xiangqi: general off its starting file (exposed), per step.
 pub const XIANGQI_GENERAL_OFF_CENTRE: i32 = 15;
 /// Xiangqi: the side to move's tempo.

@@ -10,8 +10,9 @@
 
 use crate::params::{
     ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, CHANCE_EXPAND_DEPTH, CHANCE_EXPAND_MOVES,
-    CHANCE_EXPAND_PLY, EXTENSION_PLY_FACTOR, HISTORY_MAX, LMR_DIVISOR_CENTI, LMR_FULL_MOVES,
-    LMR_MIN_DEPTH, MAX_PLY, NULL_MOVE_BASE_REDUCTION, NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MIN_DEPTH,
+    CHANCE_EXPAND_PLY, EXTENSION_PLY_FACTOR, FUTILITY_BASE, FUTILITY_DEPTH, FUTILITY_MARGIN,
+    HISTORY_MAX, LMP_BASE, LMP_DEPTH, LMP_FACTOR, LMR_DIVISOR_CENTI, LMR_FULL_MOVES, LMR_MIN_DEPTH,
+    MAX_PLY, NULL_MOVE_BASE_REDUCTION, NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MIN_DEPTH,
     QS_EVASION_PLIES, REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_MARGIN,
 };
 use crate::tt::{Bound, Table};
@@ -355,7 +356,8 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             let s = if Some(mv) == tt_move {
                 1 << 30
             } else if let Some(t) = pos.tactical_value(mv) {
-                (1 << 24) + t
+                // Losing captures go after the killers, still before the other quiet moves.
+                if pos.losing_capture(mv) { (1 << 22) + t } else { (1 << 24) + t }
             } else if Some(mv) == killers[0] {
                 (1 << 23) + 1
             } else if Some(mv) == killers[1] {
@@ -372,6 +374,20 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         let mut best_move = None;
         let mut quiets: Vec<G::Move> = Vec::new();
         let mut chance_moves = 0;
+        let mut quiet_count = 0usize;
+        // Shallow non-PV nodes far below alpha search only their tactical moves and checks
+        // (futility), and only the first quiet moves in order (late-move pruning).
+        let prune_quiets =
+            !pv_node && !in_check && ply > 0 && depth <= FUTILITY_DEPTH.max(LMP_DEPTH);
+        let futile = prune_quiets
+            && depth <= FUTILITY_DEPTH
+            && alpha.abs() < MATE_BOUND
+            && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
+        let lmp_limit = if depth <= LMP_DEPTH {
+            LMP_BASE + LMP_FACTOR * (depth * depth) as usize
+        } else {
+            usize::MAX
+        };
         let moves = buf.as_mut_slice();
         for i in 0..moves.len() {
             // Selection sort step: bring the best-scored remaining move to i.
@@ -388,6 +404,17 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             let mut child = pos.clone();
             child.play(mv);
             let gives_check = !child.chance_pending() && child.in_check();
+            if !tactical && !child.chance_pending() {
+                quiet_count += 1;
+                if prune_quiets
+                    && !gives_check
+                    && best > -MATE_BOUND
+                    && scores[i] < 1 << 23
+                    && (futile || quiet_count > lmp_limit)
+                {
+                    continue;
+                }
+            }
             let expand = child.chance_pending() && {
                 chance_moves += 1;
                 chance_moves <= CHANCE_EXPAND_MOVES
@@ -527,6 +554,9 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         let moves = buf.as_mut_slice();
         for i in 0..moves.len() {
             let t = pos.tactical_value(moves[i]);
+            if t.is_some() && !evading && pos.losing_capture(moves[i]) {
+                continue;
+            }
             if t.is_some() || evading {
                 moves.swap(n, i);
                 scores.push(t.map_or(0, |t| t + (1 << 24)));

@@ -213,3 +213,26 @@ fn same_side_sub_moves_keep_the_sign() {
         assert!(r.score.abs() > MATE / 2, "{stones} stones: solved, so a mate score");
     }
 }
+
+/// The one-step exchange test that quiescence and move ordering use: a chariot taking a
+/// soldier that a chariot defends loses material; taking it undefended, or a soldier taking
+/// a chariot, does not.
+#[test]
+fn losing_capture_is_a_dearer_piece_taking_a_defended_one() {
+    let capture = |fen: &str, mv: &str| {
+        let p = Position::from_fen(fen).unwrap();
+        let mv = p.parse_move(mv).unwrap();
+        p.losing_capture(mv)
+    };
+    assert!(capture("r3k4/9/9/p8/9/9/9/9/9/R2K5 w", "a0a6"));
+    assert!(!capture("4k4/9/9/p8/9/9/9/9/9/R2K5 w", "a0a6"));
+    assert!(!capture("r3k4/9/9/r8/P8/9/9/9/9/3K5 w", "a5a6"));
+    // A cannon defends over a screen: the horse on a7 screens a6 from the cannon on a9.
+    assert!(capture("c3k4/9/n8/p8/9/R8/9/9/9/3K5 w", "a4a6"));
+}
+
+#[test]
+fn does_not_trade_its_chariot_for_a_defended_soldier() {
+    let (_, r) = go("r3k4/9/9/p8/9/9/9/9/9/R2K5 w", depth(3));
+    assert_ne!(r.best.unwrap().to_string(), "a0a6");
+}

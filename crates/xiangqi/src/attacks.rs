@@ -109,6 +109,18 @@ impl Position {
         set
     }
 
+    /// The points a chariot on `sq` could move to or capture on (up to and including the
+    /// first piece in each direction, whatever its colour), on the current board.
+    pub fn chariot_reach(&self, sq: crate::Square) -> u128 {
+        sliders(sq.index(), self.occupied(), self.occ_t).0
+    }
+
+    /// The points a horse on `sq` could move to or capture on (legs not blocked), whatever
+    /// stands there.
+    pub fn horse_reach(&self, sq: crate::Square) -> u128 {
+        crate::tables::HORSE_MOVES[sq.index() as usize][leg_mask(self.occupied(), sq.index())]
+    }
+
     /// The squares that diagonal neighbours of the general occupy; used by move generation.
     #[inline]
     pub(crate) fn general_diagonals(&self, c: Colour) -> u128 {

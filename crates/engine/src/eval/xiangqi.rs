@@ -1,14 +1,15 @@
 //! Xiangqi: material, piece squares, king safety and cannon screens.
 
 use crate::params::{
-    XIANGQI_CANNON_SCREENS, XIANGQI_CROSSED_SOLDIER, XIANGQI_GENERAL_OFF_CENTRE,
-    XIANGQI_MISSING_DEFENDER, XIANGQI_TEMPO, XIANGQI_VALUES,
+    XIANGQI_CANNON_SCREENS, XIANGQI_CHARIOT_MOBILITY, XIANGQI_CHARIOT_MOBILITY_BASE,
+    XIANGQI_CROSSED_SOLDIER, XIANGQI_GENERAL_OFF_CENTRE, XIANGQI_HORSE_MOBILITY,
+    XIANGQI_HORSE_MOBILITY_BASE, XIANGQI_MISSING_DEFENDER, XIANGQI_TEMPO, XIANGQI_VALUES,
 };
 use crate::{Evaluate, Repetition};
 use cannonade_core::{Outcome, Reason, Rules};
 use cannonade_geom::bits::Bits128;
 use cannonade_xiangqi::tables::{FILE, HALF};
-use cannonade_xiangqi::{Colour, Kind, MOVE_LIMIT, Move, Position, RepetitionRule};
+use cannonade_xiangqi::{Colour, Kind, MOVE_LIMIT, Move, Position, RepetitionRule, Square};
 
 /// Piece-square bonus of a kind on (file, rank) seen from its own side (rank 0 = own back
 /// rank), built once from small formulas so the shape is readable.
@@ -80,6 +81,22 @@ fn material(pos: &Position, c: Colour) -> i32 {
     score
 }
 
+/// Mobility of colour `c`'s chariots and horses: the points each reaches that its own pieces
+/// do not hold.
+fn mobility(pos: &Position, c: Colour) -> i32 {
+    let own = pos.colour_set(c);
+    let mut score = 0;
+    for sq in Bits128(pos.pieces(c, Kind::Chariot)).filter_map(Square::new) {
+        let n = (pos.chariot_reach(sq) & !own).count_ones() as i32;
+        score += XIANGQI_CHARIOT_MOBILITY * (n - XIANGQI_CHARIOT_MOBILITY_BASE);
+    }
+    for sq in Bits128(pos.pieces(c, Kind::Horse)).filter_map(Square::new) {
+        let n = (pos.horse_reach(sq) & !own).count_ones() as i32;
+        score += XIANGQI_HORSE_MOBILITY * (n - XIANGQI_HORSE_MOBILITY_BASE);
+    }
+    score
+}
+
 /// King safety of colour `c`: missing defenders weighed by enemy attackers across the river,
 /// the general's exposure, and enemy cannons on its file.
 fn king_safety(pos: &Position, c: Colour) -> i32 {
@@ -109,8 +126,8 @@ impl Evaluate for Position {
     const MOVE_INDEXES: usize = 90 * 90;
 
     fn evaluate(&self) -> i32 {
-        let red = material(self, Colour::Red) + king_safety(self, Colour::Red);
-        let black = material(self, Colour::Black) + king_safety(self, Colour::Black);
+        let side = |c| material(self, c) + mobility(self, c) + king_safety(self, c);
+        let (red, black) = (side(Colour::Red), side(Colour::Black));
         let score = red - black;
         XIANGQI_TEMPO + if self.side_to_move() == Colour::Red { score } else { -score }
     }
@@ -123,6 +140,21 @@ impl Evaluate for Position {
         let victim = self.piece_at(mv.to())?;
         let attacker = self.piece_at(mv.from()).map_or(0, |p| XIANGQI_VALUES[p.kind.index()]);
         Some(XIANGQI_VALUES[victim.kind.index()] * 16 - attacker / 16)
+    }
+
+    fn losing_capture(&self, mv: Move) -> bool {
+        let (Some(victim), Some(attacker)) = (self.piece_at(mv.to()), self.piece_at(mv.from()))
+        else {
+            return false;
+        };
+        if XIANGQI_VALUES[attacker.kind.index()] <= XIANGQI_VALUES[victim.kind.index()] {
+            return false;
+        }
+        // One step of the exchange: the opponent's pieces that reach the point after the
+        // capture (the capturer no longer screens or blocks from its old point).
+        let mut after = self.clone();
+        after.play_move(mv);
+        after.attackers_of(mv.to(), after.side_to_move()) != 0
     }
 
     fn in_check(&self) -> bool {
