@@ -25,6 +25,8 @@ pub const LMP_DEPTH: i32 = 3;
 pub const LMP_BASE: usize = 4;
 /// See [`LMP_DEPTH`].
 pub const LMP_FACTOR: usize = 2;
+/// Contempt: a drawn repetition counts this much against the side the search plays for.
+pub const DRAW_CONTEMPT: i32 = 40;
 /// Shallowest remaining depth where null-move pruning is tried.
 pub const NULL_MOVE_MIN_DEPTH: i32 = 3;
 /// Base null-move reduction; one more ply per `NULL_MOVE_DEPTH_DIVISOR` of depth.

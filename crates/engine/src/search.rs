@@ -10,10 +10,10 @@
 
 use crate::params::{
     ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, CHANCE_EXPAND_DEPTH, CHANCE_EXPAND_MOVES,
-    CHANCE_EXPAND_PLY, EXTENSION_PLY_FACTOR, FUTILITY_BASE, FUTILITY_DEPTH, FUTILITY_MARGIN,
-    HISTORY_MAX, LMP_BASE, LMP_DEPTH, LMP_FACTOR, LMR_DIVISOR_CENTI, LMR_FULL_MOVES, LMR_MIN_DEPTH,
-    MAX_PLY, NULL_MOVE_BASE_REDUCTION, NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MIN_DEPTH,
-    QS_EVASION_PLIES, REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_MARGIN,
+    CHANCE_EXPAND_PLY, DRAW_CONTEMPT, EXTENSION_PLY_FACTOR, FUTILITY_BASE, FUTILITY_DEPTH,
+    FUTILITY_MARGIN, HISTORY_MAX, LMP_BASE, LMP_DEPTH, LMP_FACTOR, LMR_DIVISOR_CENTI,
+    LMR_FULL_MOVES, LMR_MIN_DEPTH, MAX_PLY, NULL_MOVE_BASE_REDUCTION, NULL_MOVE_DEPTH_DIVISOR,
+    NULL_MOVE_MIN_DEPTH, QS_EVASION_PLIES, REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_MARGIN,
 };
 use crate::tt::{Bound, Table};
 use crate::{Evaluate, Limits, Repetition};
@@ -110,6 +110,8 @@ struct Searcher<'a, G: Evaluate> {
     stack: Vec<Frame>,
     root_frame: usize,
     root_depth: i32,
+    /// The seat the search plays for.
+    root_mover: Side,
     lmr: Vec<[i32; 64]>,
 }
 
@@ -196,7 +198,9 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         let win = MATE - ply as i32;
         match rule {
             Repetition::Off => None,
-            Repetition::Draw { occurrence } => (count + 1 >= occurrence || in_path).then_some(0),
+            Repetition::Draw { occurrence } => {
+                (count + 1 >= occurrence || in_path).then(|| self.draw_score(pos))
+            }
             // The ply that made the third occurrence loses: the side to move here wins,
             // unless it is mated (mate is judged first).
             Repetition::ThirdLoses => (count >= 2).then(|| self.unless_stuck(pos, win, ply)),
@@ -214,10 +218,17 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                 Some(match (theirs_all, ours_all) {
                     (true, false) => self.unless_stuck(pos, win, ply),
                     (false, true) => -win,
-                    _ => 0,
+                    _ => self.draw_score(pos),
                 })
             }
         }
+    }
+
+    /// A drawn repetition for the side to move at `pos`: slightly worse than even for the
+    /// side the search plays for (contempt), so it keeps playing a game it can win rather
+    /// than shuffle into a draw, and slightly better for the opponent.
+    fn draw_score(&self, pos: &G) -> i32 {
+        if pos.mover() == self.root_mover { -DRAW_CONTEMPT } else { DRAW_CONTEMPT }
     }
 
     /// `score`, or the loss of the side to move when it has no legal move.
@@ -731,6 +742,7 @@ pub(crate) fn search_with<G: Evaluate>(
         stack,
         root_frame,
         root_depth: 1,
+        root_mover: pos.mover(),
         lmr,
     };
     let mut root = MoveBuf::new();

@@ -236,3 +236,65 @@ fn does_not_trade_its_chariot_for_a_defended_soldier() {
     let (_, r) = go("r3k4/9/9/p8/9/9/9/9/9/R2K5 w", depth(3));
     assert_ne!(r.best.unwrap().to_string(), "a0a6");
 }
+
+/// A toy game for contempt: from state 0 the first player may go round the loop 0 → 1 → 0
+/// (the game's history already holds 0 and 1, so that repeats the root: a draw) or step
+/// aside 0 → 2 → 3, which its evaluation calls 20 worse than even.
+#[derive(Clone, Debug)]
+struct Loop(u8);
+
+impl Rules for Loop {
+    type Move = u8;
+    type Chance = NoChance;
+    fn next(&self) -> Next {
+        Next::Player(self.mover())
+    }
+    fn mover(&self) -> Side {
+        if matches!(self.0, 0 | 3) { Side::First } else { Side::Second }
+    }
+    fn legal_moves(&self, buf: &mut MoveBuf<u8>) {
+        buf.clear();
+        let next: &[u8] = match self.0 {
+            0 => &[1, 2],
+            1 => &[0],
+            2 => &[3],
+            3 => &[4],
+            _ => &[3],
+        };
+        buf.extend(next.iter().copied());
+    }
+    fn play(&mut self, mv: u8) {
+        self.0 = mv;
+    }
+    fn resolve(&mut self, c: NoChance) {
+        match c {}
+    }
+    fn hash(&self) -> u64 {
+        self.0 as u64 + 1
+    }
+}
+
+impl Evaluate for Loop {
+    const MOVE_INDEXES: usize = 5;
+    fn evaluate(&self) -> i32 {
+        if self.0 == 3 { -20 } else { 0 }
+    }
+    fn move_index(&self, mv: u8) -> usize {
+        mv as usize
+    }
+    fn tactical_value(&self, _: u8) -> Option<i32> {
+        None
+    }
+    fn repetition(&self) -> cannonade_engine::Repetition {
+        cannonade_engine::Repetition::Draw { occurrence: 3 }
+    }
+}
+
+/// Contempt: a drawn repetition counts against the side the search plays for, so a slightly
+/// worse position that keeps the game going is preferred to shuffling into a draw.
+#[test]
+fn contempt_prefers_playing_on_to_a_drawn_repetition() {
+    let r = search(&Loop(0), &[Loop(0), Loop(1)], &depth(2), &AtomicBool::new(false), |_| {});
+    assert_eq!(r.best, Some(2), "score {}", r.score);
+    assert_eq!(r.score, -20);
+}
