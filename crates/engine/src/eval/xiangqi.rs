@@ -2,8 +2,9 @@
 
 use crate::params::{
     XIANGQI_CANNON_SCREENS, XIANGQI_CHARIOT_MOBILITY, XIANGQI_CHARIOT_MOBILITY_BASE,
-    XIANGQI_CROSSED_SOLDIER, XIANGQI_GENERAL_OFF_CENTRE, XIANGQI_HORSE_MOBILITY,
-    XIANGQI_HORSE_MOBILITY_BASE, XIANGQI_MISSING_DEFENDER, XIANGQI_TEMPO, XIANGQI_VALUES,
+    XIANGQI_CROSSED_SOLDIER, XIANGQI_GENERAL_OFF_CENTRE, XIANGQI_GENERAL_RAISED,
+    XIANGQI_HORSE_MOBILITY, XIANGQI_HORSE_MOBILITY_BASE, XIANGQI_MISSING_DEFENDER, XIANGQI_TEMPO,
+    XIANGQI_VALUES,
 };
 use crate::{Evaluate, Repetition};
 use cannonade_core::{Outcome, Reason, Rules};
@@ -111,6 +112,8 @@ fn king_safety(pos: &Position, c: Colour) -> i32 {
     let mut score = -XIANGQI_MISSING_DEFENDER * (4 - defenders as i32) * attackers;
     let g = pos.general(c);
     score -= XIANGQI_GENERAL_OFF_CENTRE * (g.file() as i32 - 4).abs();
+    let raised = if c == Colour::Red { g.rank() } else { 9 - g.rank() };
+    score -= XIANGQI_GENERAL_RAISED * raised as i32;
     let file = FILE[g.file() as usize];
     let occ = pos.occupied();
     for cannon in Bits128(pos.pieces(them, Kind::Cannon) & file) {
