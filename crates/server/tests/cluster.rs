@@ -190,6 +190,43 @@ async fn a_player_on_a_node_that_dies_shows_offline_to_the_owner() {
     assert!(stopped.elapsed() >= Duration::from_secs(5), "only once the node was silent");
 }
 
+/// `GET /api/game/{id}/positions` on `app`: the status and the body.
+async fn positions(app: &Arc<App>, game: &str) -> (u16, String) {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let req = axum::http::Request::get(format!("/api/game/{game}/positions"))
+        .body(axum::body::Body::empty())
+        .unwrap();
+    let res = cannonade_server::router(app.clone()).oneshot(req).await.unwrap();
+    let status = res.status().as_u16();
+    let body = res.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8(body.to_vec()).unwrap())
+}
+
+#[tokio::test]
+async fn the_replay_positions_answer_on_every_node() {
+    let (a, b) = in_process_nodes(["node-e", "node-f"]).await;
+    let (mut p1, mut p2, game, role1, ..) = invite_across(a.addr, b.addr).await;
+    assert!(runs(&b.app, &game) && !runs(&a.app, &game));
+    for p in [&mut p1, &mut p2] {
+        p.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+        p.snapshot().await;
+    }
+    let (first, second) =
+        if role1 == Role::First { (&mut p1, &mut p2) } else { (&mut p2, &mut p1) };
+    first.send(ClientMsg::Move { game: game.clone(), ply: 0, mv: "h2e2".into() }).await;
+    second.moved().await;
+    // Node A only relays the game (its player watches through it): the owner's answer and
+    // A's, built from the store, are the same.
+    let (status_b, on_b) = positions(&b.app, &game).await;
+    let (status_a, on_a) = positions(&a.app, &game).await;
+    assert_eq!((status_b, status_a), (200, 200), "{on_a}");
+    assert_eq!(on_a, on_b);
+    let p: cannonade_wire::Positions = serde_json::from_str(&on_a).unwrap();
+    assert_eq!((p.v, p.positions.len()), (1, 2));
+    assert_eq!(positions(&a.app, "nosuch").await.0, 404);
+}
+
 #[tokio::test]
 async fn two_nodes_on_the_in_process_bus() {
     let (a, b) = in_process_nodes(["node-a", "node-b"]).await;

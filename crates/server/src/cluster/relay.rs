@@ -207,10 +207,13 @@ impl Relay {
             }
             // The engine runs on the owner.
             Cmd::Ai { .. } => {}
-            // A oneshot cannot cross the bus; the owner's node answers (docs/server.md).
+            // A oneshot cannot cross the bus, and the store has every told move.
             Cmd::Positions { reply } => {
-                let owner = self.owner.to_string();
-                let _ = reply.send(Err(format!("the game is played on node {owner}; ask there")));
+                let (app, game) = (self.app.clone(), self.game.clone());
+                tokio::spawn(async move {
+                    let positions = game::stored_positions(&app, &game).await;
+                    let _ = reply.send(positions.and_then(|p| p.ok_or_else(|| "no game".into())));
+                });
             }
         }
     }

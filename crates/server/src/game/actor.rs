@@ -3,7 +3,7 @@
 
 use super::clock::{Clock, Expired};
 use super::export::export;
-use super::format::{self, GameOptions};
+use super::format;
 use super::proposals::Proposals;
 use super::stored::StoredEvent;
 use super::{Audience, Cmd, Dealer, GameHandle, GameSpec, SeatSpec, Summary, role_of, start_game};
@@ -115,10 +115,7 @@ impl Actor {
         row: GameRow,
         events: Vec<cannonade_store::EventRow>,
     ) -> Result<Actor, String> {
-        let kind: GameKind = row.kind.parse().map_err(|e| format!("{e}"))?;
-        let mut start = AnyGame::from_fen(kind, &row.start_fen).map_err(|e| e.to_string())?;
-        let options = GameOptions::parse(kind, &row.options)?;
-        start.apply_options(&options.rules).map_err(|e| e.to_string())?;
+        let (kind, start, options) = super::replay::start_of(&row)?;
         let dealer = match (&row.seed, &start) {
             (Some(hex), AnyGame::Banqi(p)) => {
                 Some(Dealer::new(p, DealSeed::from_hex(hex).map_err(|e| e.to_string())?))
@@ -475,12 +472,7 @@ impl Actor {
     /// The start and the position after each move, replayed from the move list (public
     /// views: a Banqi deal never gets in).
     fn positions(&self) -> Result<Positions, String> {
-        let mut record = AnyRecord::new(self.start.clone());
-        let mut positions = vec![PublicPosition::of(&self.start)];
-        for m in &self.moves {
-            record.play_text(&m.mv).map_err(|e| format!("replaying {}: {e}", m.mv))?;
-            positions.push(PublicPosition::of(&record.position()));
-        }
+        let positions = super::replay::positions(&self.start, &self.moves)?;
         Ok(Positions { game: self.id.clone(), v: self.events.len() as u64, positions })
     }
 

@@ -7,6 +7,7 @@ mod dealer;
 mod export;
 mod format;
 pub mod proposals;
+mod replay;
 mod stored;
 
 use crate::ids;
@@ -302,18 +303,36 @@ pub async fn get_or_load(app: &Arc<App>, id: &str) -> Result<Option<GameHandle>,
     load(app, row, events).await.map(Some)
 }
 
-/// The positions of a game for replay (loading it from the store if need be); `None` for an
-/// unknown game.
+/// The positions of a game for replay; `None` for an unknown game. The game's actor answers
+/// when it runs on this node; otherwise (another node runs it, or nobody: a finished game)
+/// they are built from the store, which holds every told move.
 pub async fn positions(
     app: &Arc<App>,
     id: &str,
 ) -> Result<Option<cannonade_wire::Positions>, String> {
-    let Some(handle) = get_or_load(app, id).await? else {
+    let local = lock(&app.games).get(id).filter(|h| !h.summary.relayed).cloned();
+    if let Some(handle) = local {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        if handle.tx.send(Cmd::Positions { reply }).await.is_ok()
+            && let Ok(positions) = answer.await
+        {
+            return positions.map(Some);
+        }
+        // The actor stopped meanwhile: the store has all it told.
+    }
+    stored_positions(app, id).await
+}
+
+/// The positions of a game for replay as the store has them; `None` for an unknown game.
+pub async fn stored_positions(
+    app: &App,
+    id: &str,
+) -> Result<Option<cannonade_wire::Positions>, String> {
+    let Some(row) = app.store.game(id).await.map_err(|e| e.to_string())? else {
         return Ok(None);
     };
-    let (reply, answer) = tokio::sync::oneshot::channel();
-    handle.tx.send(Cmd::Positions { reply }).await.map_err(|_| "the game closed".to_string())?;
-    answer.await.map_err(|_| "the game closed".to_string())?.map(Some)
+    let events = app.store.events(id).await.map_err(|e| e.to_string())?;
+    replay::from_store(&row, &events).map(Some)
 }
 
 /// Brings every live game of the store back (server start); with other nodes, those whose

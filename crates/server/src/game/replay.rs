@@ -1,0 +1,51 @@
+//! A game's replay positions (`/api/game/{id}/positions`): the start and the position after
+//! each move, public views only. The actor answers for a game it runs; any node builds them
+//! from the store's row and events, which hold every told move, without the game's actor.
+
+use super::format::GameOptions;
+use super::stored::StoredEvent;
+use cannonade_games::{AnyGame, AnyRecord, GameKind};
+use cannonade_store::{EventRow, GameRow};
+use cannonade_wire::{MoveInfo, Positions, PublicPosition};
+
+/// A stored game's kind, start position (its options applied) and options.
+pub fn start_of(row: &GameRow) -> Result<(GameKind, AnyGame, GameOptions), String> {
+    let kind: GameKind = row.kind.parse().map_err(|e| format!("{e}"))?;
+    let mut start = AnyGame::from_fen(kind, &row.start_fen).map_err(|e| e.to_string())?;
+    let options = GameOptions::parse(kind, &row.options)?;
+    start.apply_options(&options.rules).map_err(|e| e.to_string())?;
+    Ok((kind, start, options))
+}
+
+/// The start and the position after each of `moves` (an error if a move no longer replays).
+pub fn positions(start: &AnyGame, moves: &[MoveInfo]) -> Result<Vec<PublicPosition>, String> {
+    let mut record = AnyRecord::new(start.clone());
+    let mut positions = vec![PublicPosition::of(start)];
+    for m in moves {
+        record.play_text(&m.mv).map_err(|e| format!("replaying {}: {e}", m.mv))?;
+        positions.push(PublicPosition::of(&record.position()));
+    }
+    Ok(positions)
+}
+
+/// The replay positions of a stored game, from its row and every event.
+pub fn from_store(row: &GameRow, events: &[EventRow]) -> Result<Positions, String> {
+    let (_, start, _) = start_of(row)?;
+    let mut moves: Vec<MoveInfo> = Vec::new();
+    for e in events {
+        let stored: StoredEvent =
+            serde_json::from_str(&e.body).map_err(|err| format!("event {}: {err}", e.v))?;
+        match stored {
+            StoredEvent::Moved { info, .. } => moves.push(info),
+            StoredEvent::TakenBack { moves: n, .. } => {
+                moves.truncate(moves.len().saturating_sub(n as usize));
+            }
+            _ => {}
+        }
+    }
+    Ok(Positions {
+        game: row.id.clone(),
+        v: events.len() as u64,
+        positions: positions(&start, &moves)?,
+    })
+}
