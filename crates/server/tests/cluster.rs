@@ -45,26 +45,31 @@ fn runs(app: &App, game: &str) -> bool {
 
 const PROPOSAL_WORDS: [&str; 4] = ["tally", "reveal", "proposal_ok", "\"score\""];
 
-/// One player on each node: an invite made on `a`, taken on `b` (whose node then runs the
-/// game). Returns both players, the game, each one's role and the invite's code.
-async fn invite_across(
-    a: SocketAddr,
-    b: SocketAddr,
-) -> (Client, Client, String, Role, Role, String) {
-    let mut p1 = Client::connect(a, None).await;
-    let mut p2 = Client::connect(b, None).await;
+/// An invite made by a new player on `addr`: the player and the code.
+async fn invite(addr: SocketAddr) -> (Client, String) {
+    let mut c = Client::connect(addr, None).await;
     let clock = tc(600_000, 0);
-    p1.send(ClientMsg::Invite {
+    c.send(ClientMsg::Invite {
         game: GameKind::Xiangqi,
         options: String::new(),
         clock,
         rated: false,
     })
     .await;
-    let code = match p1.until("invite", |m| matches!(m, ServerMsg::InviteCreated { .. })).await {
-        ServerMsg::InviteCreated { code, .. } => code,
+    match c.until("invite", |m| matches!(m, ServerMsg::InviteCreated { .. })).await {
+        ServerMsg::InviteCreated { code, .. } => (c, code),
         _ => unreachable!(),
-    };
+    }
+}
+
+/// One player on each node: an invite made on `a`, taken on `b` (whose node then runs the
+/// game). Returns both players, the game, each one's role and the invite's code.
+async fn invite_across(
+    a: SocketAddr,
+    b: SocketAddr,
+) -> (Client, Client, String, Role, Role, String) {
+    let (mut p1, code) = invite(a).await;
+    let mut p2 = Client::connect(b, None).await;
     p2.send(ClientMsg::AcceptSeek { id: code.clone() }).await;
     let (game, role1) = p1.started().await;
     let (game2, role2) = p2.started().await;
@@ -86,6 +91,10 @@ async fn in_process_nodes(names: [&str; 2]) -> (Node, Node) {
 }
 
 async fn two_nodes_share_a_game(a: Node, b: Node) {
+    // An invite on each node: A's outlives its key's first life, B's dies with B.
+    let (mut lasting_seeker, lasting) = invite(a.addr).await;
+    let (_doomed_seeker, doomed) = invite(b.addr).await;
+    let invited = tokio::time::Instant::now();
     let (p1, p2, game, role1, role2, code) = invite_across(a.addr, b.addr).await;
     assert!(runs(&b.app, &game) && !runs(&a.app, &game), "the taker's node runs the game");
     // A taken invite is gone on every node.
@@ -151,6 +160,12 @@ async fn two_nodes_share_a_game(a: Node, b: Node) {
     assert_eq!((snap.v, snap.moves.len()), (2, 2), "every told move came back");
     assert!(runs(&a.app, &game), "A runs the game now");
     spectators[0].snapshot().await;
+    // B's leases ran out, and its invite with them; A's is still there.
+    late.send(ClientMsg::AcceptSeek { id: doomed }).await;
+    assert_eq!(late.error().await.0, cannonade_wire::ErrorCode::NotFound);
+    tokio::time::sleep_until(invited + a.app.config.lease * 3 / 2).await;
+    late.send(ClientMsg::AcceptSeek { id: lasting }).await;
+    assert_eq!(late.started().await.0, lasting_seeker.started().await.0);
     // The player who was on B comes back on A with the same session and plays on.
     let mut back = Client::connect(a.addr, Some(&token)).await;
     back.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
@@ -188,6 +203,27 @@ async fn a_player_on_a_node_that_dies_shows_offline_to_the_owner() {
     assert!(role1.holds(seat), "the seat of the player whose node died");
     assert_eq!((g, claim_in_ms.is_some()), (game, true));
     assert!(stopped.elapsed() >= Duration::from_secs(5), "only once the node was silent");
+}
+
+#[tokio::test]
+async fn the_seeks_of_a_dead_node_vanish_with_its_leases() {
+    let (a, b) = in_process_nodes(["node-g", "node-h"]).await;
+    let lease = a.app.config.lease;
+    // A live node keeps its seeks takeable past their keys' first life.
+    let (mut seeker, code) = invite(a.addr).await;
+    tokio::time::sleep(lease * 2).await;
+    let mut taker = Client::connect(b.addr, None).await;
+    taker.send(ClientMsg::AcceptSeek { id: code }).await;
+    let (game, _) = taker.started().await;
+    assert_eq!(seeker.started().await.0, game);
+    // A dead node's invite is gone once its leases would have run out.
+    let (_left, code) = invite(a.addr).await;
+    a.app.cluster().unwrap().stop();
+    tokio::time::sleep(lease + lease / 2).await;
+    taker.send(ClientMsg::AcceptSeek { id: code.clone() }).await;
+    let (code_seen, text) = taker.error().await;
+    assert_eq!(code_seen, cannonade_wire::ErrorCode::NotFound, "{text}");
+    assert!(text.contains(&code), "{text}");
 }
 
 /// `GET /api/game/{id}/positions` on `app`: the status and the body.

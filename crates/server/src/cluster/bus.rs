@@ -50,6 +50,9 @@ pub trait Bus: Send + Sync + 'static {
     fn put<'a>(&'a self, key: &'a str, value: &'a str, ttl: Duration) -> BusFuture<'a, ()>;
     /// Removes `key` and returns its value: of callers racing for it, one gets it.
     fn take<'a>(&'a self, key: &'a str) -> BusFuture<'a, Option<String>>;
+    /// Extends the keys among `keys` that still exist to `ttl`, whoever set them; per key,
+    /// whether it existed.
+    fn touch<'a>(&'a self, keys: &'a [String], ttl: Duration) -> BusFuture<'a, Vec<bool>>;
 }
 
 /// An in-process bus that nodes of one process join.
@@ -142,6 +145,13 @@ impl Bus for LocalBus {
     fn take<'a>(&'a self, key: &'a str) -> BusFuture<'a, Option<String>> {
         ready(self.0.keys().remove(key).map(|e| e.0))
     }
+
+    fn touch<'a>(&'a self, keys: &'a [String], ttl: Duration) -> BusFuture<'a, Vec<bool>> {
+        let mut map = self.0.keys();
+        let until = Instant::now() + ttl;
+        let found = keys.iter().map(|k| map.get_mut(k).map(|e| e.1 = until).is_some()).collect();
+        ready(found)
+    }
 }
 
 #[cfg(test)]
@@ -166,7 +176,9 @@ mod tests {
         let hub = LocalHub::new();
         let (a, mut inbox_a) = hub.join(&["t".to_string()]);
         let (b, _) = hub.join(&[]);
-        a.put("seek", "x", Duration::from_secs(5)).await.unwrap();
+        let ttl = || Duration::from_secs(5);
+        a.put("seek", "x", ttl()).await.unwrap();
+        assert_eq!(b.touch(&["seek".into(), "none".into()], ttl()).await.unwrap(), [true, false]);
         assert_eq!(b.take("seek").await.unwrap().as_deref(), Some("x"));
         assert_eq!(a.take("seek").await.unwrap(), None);
         b.publish("t", b"one".to_vec());

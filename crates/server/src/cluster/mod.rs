@@ -13,7 +13,9 @@
 //!   lobby contents and taken seeks on the shared topic. One topic per node (not per game)
 //!   keeps the order of everything one node sends another.
 //! - **Lobby.** Each node publishes its public seeks and live games every 2 s; seeks are also
-//!   keys (`seek:<id>`) so that exactly one taker gets a seek, whatever node it is on.
+//!   keys (`seek:<id>`) so that exactly one taker gets a seek, whatever node it is on. A seek's
+//!   key lives as long as a lease and is extended with the leases: a dead node's seeks
+//!   vanish with its leases.
 //!
 //! [`Config::lease`]: crate::Config::lease
 
@@ -31,7 +33,7 @@ use crate::state::{App, Conn, Frame, Out, RemoteConn, lock};
 use cannonade_wire::{ClientMsg, GameSummary, SeekInfo, UserInfo};
 use message::{Header, decode, encode};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
@@ -41,8 +43,6 @@ use tokio::time::Instant;
 const ALL: &str = "cannonade:all";
 /// How long another node's lobby contents count without news from it.
 const LOBBY_FRESH: Duration = Duration::from_secs(6);
-/// How long an open seek's key lives (a seek ends with its socket, which removes it).
-const SEEK_TTL: Duration = Duration::from_secs(24 * 3600);
 
 fn node_topic(node: &str) -> String {
     format!("cannonade:node:{node}")
@@ -86,6 +86,8 @@ pub struct Cluster {
     /// Other nodes' sockets following games this node runs, by node, with when that node
     /// was last heard of: when a node falls silent, its sockets leave the games.
     followers: Mutex<HashMap<String, Followers>>,
+    /// The ids of this node's seeks whose keys are out (extended with the leases).
+    seeks: Mutex<HashSet<String>>,
     stopped: AtomicBool,
 }
 
@@ -118,6 +120,7 @@ impl Cluster {
             relays: Mutex::default(),
             lobbies: Mutex::default(),
             followers: Mutex::default(),
+            seeks: Mutex::default(),
             stopped: AtomicBool::new(false),
         });
         let _ = app.cluster.set(cluster.clone());
@@ -190,10 +193,13 @@ impl Cluster {
         (seeks, games, live)
     }
 
-    /// Makes a seek takeable from every node.
+    /// Makes a seek takeable from every node while this node lives: its key lives as long
+    /// as a lease and is extended with them.
     pub async fn put_seek(&self, seek: &SharedSeek) -> Result<(), BusError> {
         let value = serde_json::to_string(seek).unwrap_or_default();
-        self.bus.put(&seek_key(&seek.info.id), &value, SEEK_TTL).await
+        self.bus.put(&seek_key(&seek.info.id), &value, self.lease).await?;
+        lock(&self.seeks).insert(seek.info.id.clone());
+        Ok(())
     }
 
     /// Reads a seek without taking it.
@@ -218,6 +224,11 @@ impl Cluster {
         if ids.is_empty() {
             return;
         }
+        let mut mine = lock(&self.seeks);
+        for id in &ids {
+            mine.remove(id);
+        }
+        drop(mine);
         let me = self.clone();
         tokio::spawn(async move {
             for id in ids {
@@ -356,7 +367,10 @@ impl Cluster {
                     lock(&self.lobbies).insert(from, l);
                 }
             }
-            Header::SeekGone { id } => app.lobby.forget(&id),
+            Header::SeekGone { id } => {
+                lock(&self.seeks).remove(&id);
+                app.lobby.forget(&id);
+            }
         }
     }
 
@@ -407,9 +421,29 @@ impl Cluster {
         }
     }
 
+    /// Extends the keys of this node's seeks. One that is gone was taken (its `seek_gone`
+    /// may be on its way, or was lost) or ran out while Redis was out of reach: either way
+    /// nobody can take it any more, so it leaves the lobby here too.
+    async fn renew_seeks(&self, app: &App) {
+        let ids: Vec<String> = lock(&self.seeks).iter().cloned().collect();
+        if ids.is_empty() {
+            return;
+        }
+        let keys: Vec<String> = ids.iter().map(|id| seek_key(id)).collect();
+        match self.bus.touch(&keys, self.lease).await {
+            Ok(found) => {
+                for (id, _) in ids.iter().zip(found).filter(|(_, f)| !f) {
+                    lock(&self.seeks).remove(id);
+                    app.lobby.forget(id);
+                }
+            }
+            Err(e) => tracing::warn!("could not extend the seeks: {e}"),
+        }
+    }
+
     /// Renews the leases of this node's games every third of their life; a game whose lease
     /// was lost (to a node that thought this one dead) is stopped here. Drops the sockets of
-    /// silent nodes on the same beat.
+    /// silent nodes and extends this node's seeks on the same beat.
     async fn renew_leases(self: Arc<Self>) {
         let mut tick = tokio::time::interval(self.lease / 3);
         loop {
@@ -419,6 +453,7 @@ impl Cluster {
             }
             let Some(app) = self.app.upgrade() else { break };
             self.drop_silent_nodes(&app).await;
+            self.renew_seeks(&app).await;
             let owned: Vec<String> = lock(&app.games)
                 .iter()
                 .filter(|(_, h)| !h.summary.relayed && !h.tx.is_closed())

@@ -1,7 +1,7 @@
 //! The bus on Redis: PUBLISH/SUBSCRIBE for the topics, `SET NX PX` leases renewed by a
-//! compare-and-extend script, `GETDEL` for seeks. Spoken in RESP2 over two connections per
+//! compare-and-extend script, `GETDEL` for seeks, `PEXPIRE` to keep them alive. Spoken in RESP2 over two connections per
 //! node (commands, pipelined; and the subscription), written here rather than taken from a
-//! crate: the `redis` crate is BSD-3-Clause (the project takes MIT/Apache only), and the six
+//! crate: the `redis` crate is BSD-3-Clause (the project takes MIT/Apache only), and the few
 //! commands used fit in this file.
 
 use super::bus::{Bus, BusError, BusFuture, Inbox};
@@ -365,6 +365,22 @@ impl Bus for RedisBus {
         Box::pin(
             async move { answer(self.commands.call(&[b"GETDEL", key.as_bytes()])).await?.text() },
         )
+    }
+
+    fn touch<'a>(&'a self, keys: &'a [String], ttl: Duration) -> BusFuture<'a, Vec<bool>> {
+        Box::pin(async move {
+            let ms = ttl.as_millis().to_string();
+            // Pipelined, as the renewals.
+            let calls: Vec<_> = keys
+                .iter()
+                .map(|k| self.commands.call(&[b"PEXPIRE", k.as_bytes(), ms.as_bytes()]))
+                .collect();
+            let mut found = Vec::with_capacity(calls.len());
+            for c in calls {
+                found.push(answer(c).await? == Reply::Int(1));
+            }
+            Ok(found)
+        })
     }
 }
 
