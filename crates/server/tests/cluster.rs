@@ -7,7 +7,7 @@
 mod common;
 
 use cannonade_games::GameKind;
-use cannonade_server::cluster::{self, Bus, Inbox, LocalHub, RedisBus};
+use cannonade_server::cluster::{self, Bus, Inbox, LocalBus, LocalHub, RedisBus};
 use cannonade_server::{App, Config};
 use cannonade_wire::{ClientMsg, GameEvent, Role, ServerMsg};
 use common::{Client, config, tc};
@@ -19,6 +19,8 @@ struct Node {
     addr: SocketAddr,
     app: Arc<App>,
     task: tokio::task::JoinHandle<()>,
+    /// Its end of the in-process bus (to drop its subscription).
+    local: Option<LocalBus>,
 }
 
 async fn node(config: Config, name: &str, bus: Arc<dyn Bus>, inbox: Inbox) -> Node {
@@ -26,7 +28,7 @@ async fn node(config: Config, name: &str, bus: Arc<dyn Bus>, inbox: Inbox) -> No
         cannonade_server::build_with(config, Some((name.to_string(), bus, inbox))).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let (addr, app, task) = cannonade_server::serve_on(app, listener).unwrap();
-    Node { addr, app, task }
+    Node { addr, app, task, local: None }
 }
 
 fn cluster_config(db: &str) -> Config {
@@ -84,7 +86,9 @@ async fn in_process_nodes(names: [&str; 2]) -> (Node, Node) {
     let mut nodes = Vec::new();
     for name in names {
         let (bus, inbox) = hub.join(&cluster::topics(name));
-        nodes.push(node(cluster_config(&db), name, Arc::new(bus), inbox).await);
+        let mut n = node(cluster_config(&db), name, Arc::new(bus.clone()), inbox).await;
+        n.local = Some(bus);
+        nodes.push(n);
     }
     let b = nodes.pop().unwrap();
     (nodes.pop().unwrap(), b)
@@ -261,6 +265,100 @@ async fn the_replay_positions_answer_on_every_node() {
     let p: cannonade_wire::Positions = serde_json::from_str(&on_a).unwrap();
     assert_eq!((p.v, p.positions.len()), (1, 2));
     assert_eq!(positions(&a.app, "nosuch").await.0, 404);
+}
+
+/// The versions of the game events a client received, in order.
+fn event_versions(c: &Client) -> Vec<u64> {
+    c.frames
+        .iter()
+        .filter_map(|f| match serde_json::from_str(f) {
+            Ok(ServerMsg::Event { v, .. }) => Some(v),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A game on B (whose player is `on_b`) with a player on A (`on_a`), both watching, and
+/// the player who moves first.
+async fn game_across(a: &Node, b: &Node) -> (Client, Client, String, Role) {
+    let (mut on_a, mut on_b, game, role_a, ..) = invite_across(a.addr, b.addr).await;
+    assert!(runs(&b.app, &game) && !runs(&a.app, &game));
+    for p in [&mut on_a, &mut on_b] {
+        p.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+        p.snapshot().await;
+    }
+    (on_a, on_b, game, role_a)
+}
+
+/// A new spectator of `game` on `addr`, past its snapshot.
+async fn spectate(addr: SocketAddr, game: &str) -> Client {
+    let mut s = Client::connect(addr, None).await;
+    s.send(ClientMsg::Watch { game: game.to_string(), since: None }).await;
+    assert_eq!(s.snapshot().await.you, Role::Spectator);
+    s
+}
+
+#[tokio::test]
+async fn a_node_whose_subscription_dropped_resyncs_its_sockets() {
+    let (a, b) = in_process_nodes(["node-i", "node-j"]).await;
+    let (mut on_a, mut on_b, game, role_a) = game_across(&a, &b).await;
+    let mut spectator = spectate(a.addr, &game).await;
+    let a_first = role_a == Role::First;
+    let mv = |ply: u32, mv: &str| ClientMsg::Move { game: game.clone(), ply, mv: mv.into() };
+    // v1 reaches everyone.
+    let first = if a_first { &mut on_a } else { &mut on_b };
+    first.send(mv(0, "h2e2")).await;
+    for c in [&mut on_a, &mut on_b, &mut spectator] {
+        c.until("v1", |m| matches!(m, ServerMsg::Event { v: 1, .. })).await;
+    }
+    // A's subscription drops: v2 (played from either node) does not reach A's sockets…
+    let bus = a.local.as_ref().unwrap();
+    bus.drop_subscription();
+    let second = if a_first { &mut on_b } else { &mut on_a };
+    second.send(mv(1, "h9g7")).await;
+    on_b.until("v2 on B", |m| matches!(m, ServerMsg::Event { v: 2, .. })).await;
+    // …until it is back: A's sockets get v2 once, then v3 as usual.
+    bus.resubscribe();
+    for c in [&mut on_a, &mut spectator] {
+        c.until("v2 after the resync", |m| matches!(m, ServerMsg::Event { v: 2, .. })).await;
+    }
+    let first = if a_first { &mut on_a } else { &mut on_b };
+    first.send(mv(2, "b0c2")).await;
+    for c in [&mut on_a, &mut spectator, &mut on_b] {
+        c.until("v3", |m| matches!(m, ServerMsg::Event { v: 3, .. })).await;
+        let _ = c.drain(200).await;
+        assert_eq!(event_versions(c), [1, 2, 3], "each event once");
+    }
+    // The resync did not flap the players' presence.
+    for frame in on_a.frames.iter().chain(&spectator.frames) {
+        let offline =
+            matches!(serde_json::from_str(frame), Ok(ServerMsg::Presence { online: false, .. }));
+        assert!(!offline, "{frame}");
+    }
+}
+
+#[tokio::test]
+async fn the_sockets_of_a_node_that_lost_a_lease_follow_the_new_owner() {
+    let (a, b) = in_process_nodes(["node-k", "node-l"]).await;
+    let (mut on_a, mut on_b, game, role_a) = game_across(&a, &b).await;
+    let mut spectator = spectate(b.addr, &game).await;
+    // B is taken for dead (a partition): A holds the game's lease now.
+    let bus = a.local.as_ref().unwrap();
+    bus.put(&cluster::lease_key(&game), "node-k", Duration::from_secs(60)).await.unwrap();
+    // B's sockets, which followed B's actor, get the game anew from A, and so does A's.
+    for c in [&mut on_b, &mut spectator, &mut on_a] {
+        assert_eq!(c.snapshot().await.v, 0);
+    }
+    assert!(runs(&a.app, &game) && !runs(&b.app, &game), "A runs the game now");
+    let (first, second) =
+        if role_a == Role::First { (&mut on_a, &mut on_b) } else { (&mut on_b, &mut on_a) };
+    first.send(ClientMsg::Move { game: game.clone(), ply: 0, mv: "h2e2".into() }).await;
+    assert_eq!(second.moved().await.0, 1);
+    assert_eq!(spectator.moved().await.0, 1);
+    for c in [&mut on_a, &mut on_b, &mut spectator] {
+        let _ = c.drain(200).await;
+        assert_eq!(event_versions(c), [1], "each event once");
+    }
 }
 
 #[tokio::test]

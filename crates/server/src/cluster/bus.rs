@@ -26,8 +26,17 @@ impl std::error::Error for BusError {}
 /// A boxed future of a bus call (the trait is used as `dyn Bus`).
 pub type BusFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, BusError>> + Send + 'a>>;
 
-/// The messages of the topics a node listens to, in the order they were published.
-pub type Inbox = mpsc::UnboundedReceiver<Vec<u8>>;
+/// What reaches a node from the topics it listens to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Inbound {
+    /// A message, in the order it was published.
+    Message(Vec<u8>),
+    /// The subscription was lost and is back: what was published meanwhile is lost.
+    Resubscribed,
+}
+
+/// What a node hears from its topics.
+pub type Inbox = mpsc::UnboundedReceiver<Inbound>;
 
 /// What server nodes share.
 pub trait Bus: Send + Sync + 'static {
@@ -58,13 +67,25 @@ pub trait Bus: Send + Sync + 'static {
 /// An in-process bus that nodes of one process join.
 #[derive(Debug, Default)]
 pub struct LocalHub {
-    topics: Mutex<HashMap<String, Vec<mpsc::UnboundedSender<Vec<u8>>>>>,
+    listeners: Mutex<Listeners>,
     keys: Mutex<HashMap<String, (String, Instant)>>,
+}
+
+/// The nodes' inboxes and the topics each listens to.
+#[derive(Debug, Default)]
+struct Listeners {
+    /// By node: its inbox, and whether its subscription is down (messages are lost).
+    inboxes: Vec<(mpsc::UnboundedSender<Inbound>, bool)>,
+    topics: HashMap<String, Vec<usize>>,
 }
 
 /// One node's end of a [`LocalHub`].
 #[derive(Clone, Debug)]
-pub struct LocalBus(Arc<LocalHub>);
+pub struct LocalBus {
+    hub: Arc<LocalHub>,
+    /// Its inbox among the hub's.
+    inbox: usize,
+}
 
 impl LocalHub {
     /// A new hub.
@@ -75,11 +96,17 @@ impl LocalHub {
     /// A node's end, listening to `topics`.
     pub fn join(self: &Arc<LocalHub>, topics: &[String]) -> (LocalBus, Inbox) {
         let (tx, rx) = mpsc::unbounded_channel();
-        let mut map = self.topics.lock().unwrap_or_else(|e| e.into_inner());
+        let mut listeners = self.listeners();
+        let inbox = listeners.inboxes.len();
+        listeners.inboxes.push((tx, false));
         for t in topics {
-            map.entry(t.clone()).or_default().push(tx.clone());
+            listeners.topics.entry(t.clone()).or_default().push(inbox);
         }
-        (LocalBus(self.clone()), rx)
+        (LocalBus { hub: self.clone(), inbox }, rx)
+    }
+
+    fn listeners(&self) -> std::sync::MutexGuard<'_, Listeners> {
+        self.listeners.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn keys(&self) -> std::sync::MutexGuard<'_, HashMap<String, (String, Instant)>> {
@@ -94,16 +121,44 @@ fn ready<'a, T: Send + 'a>(value: T) -> BusFuture<'a, T> {
     Box::pin(std::future::ready(Ok(value)))
 }
 
+impl LocalBus {
+    /// Loses this node's subscription, as a dropped connection to Redis does: what is
+    /// published meanwhile never reaches it. (For tests of the resync.)
+    pub fn drop_subscription(&self) {
+        self.set_down(true);
+    }
+
+    /// Brings the subscription back; the node hears [`Inbound::Resubscribed`] first.
+    pub fn resubscribe(&self) {
+        self.set_down(false);
+        if let Some((tx, _)) = self.hub.listeners().inboxes.get(self.inbox) {
+            let _ = tx.send(Inbound::Resubscribed);
+        }
+    }
+
+    fn set_down(&self, down: bool) {
+        if let Some(inbox) = self.hub.listeners().inboxes.get_mut(self.inbox) {
+            inbox.1 = down;
+        }
+    }
+
+    fn keys(&self) -> std::sync::MutexGuard<'_, HashMap<String, (String, Instant)>> {
+        self.hub.keys()
+    }
+}
+
 impl Bus for LocalBus {
     fn publish(&self, topic: &str, payload: Vec<u8>) {
-        let mut map = self.0.topics.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(list) = map.get_mut(topic) {
-            list.retain(|tx| tx.send(payload.clone()).is_ok());
+        let listeners = self.hub.listeners();
+        for &i in listeners.topics.get(topic).into_iter().flatten() {
+            if let Some((tx, false)) = listeners.inboxes.get(i) {
+                let _ = tx.send(Inbound::Message(payload.clone()));
+            }
         }
     }
 
     fn lease<'a>(&'a self, key: &'a str, holder: &'a str, ttl: Duration) -> BusFuture<'a, String> {
-        let mut keys = self.0.keys();
+        let mut keys = self.keys();
         let until = Instant::now() + ttl;
         let entry = keys.entry(key.to_string()).or_insert_with(|| (holder.to_string(), until));
         if entry.0 == holder {
@@ -118,7 +173,7 @@ impl Bus for LocalBus {
         holder: &'a str,
         ttl: Duration,
     ) -> BusFuture<'a, Vec<bool>> {
-        let mut map = self.0.keys();
+        let mut map = self.keys();
         let until = Instant::now() + ttl;
         let held = keys
             .iter()
@@ -134,20 +189,20 @@ impl Bus for LocalBus {
     }
 
     fn get<'a>(&'a self, key: &'a str) -> BusFuture<'a, Option<String>> {
-        ready(self.0.keys().get(key).map(|e| e.0.clone()))
+        ready(self.keys().get(key).map(|e| e.0.clone()))
     }
 
     fn put<'a>(&'a self, key: &'a str, value: &'a str, ttl: Duration) -> BusFuture<'a, ()> {
-        self.0.keys().insert(key.to_string(), (value.to_string(), Instant::now() + ttl));
+        self.keys().insert(key.to_string(), (value.to_string(), Instant::now() + ttl));
         ready(())
     }
 
     fn take<'a>(&'a self, key: &'a str) -> BusFuture<'a, Option<String>> {
-        ready(self.0.keys().remove(key).map(|e| e.0))
+        ready(self.keys().remove(key).map(|e| e.0))
     }
 
     fn touch<'a>(&'a self, keys: &'a [String], ttl: Duration) -> BusFuture<'a, Vec<bool>> {
-        let mut map = self.0.keys();
+        let mut map = self.keys();
         let until = Instant::now() + ttl;
         let found = keys.iter().map(|k| map.get_mut(k).map(|e| e.1 = until).is_some()).collect();
         ready(found)
@@ -184,7 +239,14 @@ mod tests {
         b.publish("t", b"one".to_vec());
         b.publish("other", b"none".to_vec());
         b.publish("t", b"two".to_vec());
-        assert_eq!(inbox_a.recv().await.unwrap(), b"one");
-        assert_eq!(inbox_a.recv().await.unwrap(), b"two");
+        let message = |m: &[u8]| Some(Inbound::Message(m.to_vec()));
+        assert_eq!(inbox_a.recv().await, message(b"one"));
+        assert_eq!(inbox_a.recv().await, message(b"two"));
+        a.drop_subscription();
+        b.publish("t", b"lost".to_vec());
+        a.resubscribe();
+        b.publish("t", b"three".to_vec());
+        assert_eq!(inbox_a.recv().await, Some(Inbound::Resubscribed));
+        assert_eq!(inbox_a.recv().await, message(b"three"));
     }
 }

@@ -62,6 +62,19 @@ pub enum Header {
         game: String,
         /// Who gets it.
         audience: Audience,
+        /// The version of the game event in the body (none for other frames).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        v: Option<u64>,
+    },
+    /// To a relaying node: its socket `conn` got the game up to version `v` (a snapshot, or
+    /// the events after its `since`); the game's broadcasts reach it from here on.
+    Synced {
+        /// The game.
+        game: String,
+        /// The socket.
+        conn: u64,
+        /// The game's version.
+        v: u64,
     },
     /// To all: the body is for every socket of `user`.
     User {
@@ -110,8 +123,8 @@ mod tests {
 
     #[test]
     fn a_frame_crosses_unescaped_and_comes_back_whole() {
-        let header =
-            Header::Broadcast { game: "g".into(), audience: Audience::WithLegal(Seat::First) };
+        let audience = Audience::WithLegal(Seat::First);
+        let header = Header::Broadcast { game: "g".into(), audience, v: Some(3) };
         let body = "{\"t\":\"event\",\"text\":\"line\\nbreak\"}\n";
         let bytes = encode(&header, body.as_bytes());
         let (h, b) = decode(&bytes).unwrap();

@@ -24,8 +24,8 @@ mod message;
 mod redis;
 mod relay;
 
-pub use bus::{Bus, BusError, BusFuture, Inbox, LocalBus, LocalHub};
-pub use redis::RedisBus;
+pub use bus::{Bus, BusError, BusFuture, Inbound, Inbox, LocalBus, LocalHub};
+pub use redis::{RedisBus, subscription_name};
 
 use crate::game::{self, Audience, Cmd, GameHandle};
 use crate::session::UserCtx;
@@ -48,7 +48,8 @@ fn node_topic(node: &str) -> String {
     format!("cannonade:node:{node}")
 }
 
-fn lease_key(game: &str) -> String {
+/// The key of a game's lease (its value is the owner's node id).
+pub fn lease_key(game: &str) -> String {
     format!("cannonade:lease:{game}")
 }
 
@@ -160,10 +161,31 @@ impl Cluster {
         self.publish(&node_topic(node), &header, frame.as_bytes());
     }
 
-    /// Sends a game's frame to the sockets of `node` that `audience` admits.
-    pub fn broadcast(&self, node: &str, game: &str, audience: Audience, frame: &Frame) {
-        let header = Header::Broadcast { game: game.to_string(), audience };
+    /// Sends a game's frame to the sockets of `node` that `audience` admits; `v` is the
+    /// version of the game event it carries, if it carries one.
+    pub fn broadcast(
+        &self,
+        node: &str,
+        game: &str,
+        audience: Audience,
+        v: Option<u64>,
+        frame: &Frame,
+    ) {
+        let header = Header::Broadcast { game: game.to_string(), audience, v };
         self.publish(&node_topic(node), &header, frame.as_bytes());
+    }
+
+    /// Tells `node` that its socket `conn` has `game` up to version `v` (sent after the
+    /// socket's snapshot or replay, so it arrives after them).
+    pub fn synced(&self, node: &str, game: &str, conn: u64, v: u64) {
+        let header = Header::Synced { game: game.to_string(), conn, v };
+        self.publish(&node_topic(node), &header, b"");
+    }
+
+    /// Tells `node` that this node does not run `game` any more: its relay looks for the
+    /// owner.
+    pub fn redirect(&self, node: &str, game: &str) {
+        self.publish(&node_topic(node), &Header::Redirect { game: game.to_string() }, b"");
     }
 
     /// Tells the other nodes' sockets of `user`.
@@ -273,8 +295,23 @@ impl Cluster {
         let local = lock(&app.games).get(id).filter(|h| !h.tx.is_closed()).cloned();
         match local {
             Some(h) if !h.summary.relayed => return Some(h),
-            // This node relays it: the sender thinks we own it, which is not so.
-            Some(_) => return None,
+            // This node relays it, and the sender takes it for the owner: so it is if the
+            // lease came here (its owner lost it) before the relay noticed. Then the game is
+            // loaded here, and the relay, told to look again, moves its sockets to it.
+            Some(h) => {
+                let holder = self.bus.get(&lease_key(id)).await.ok().flatten();
+                if holder.as_deref() != Some(&*self.node) {
+                    return None;
+                }
+                let mut games = lock(&app.games);
+                if games.get(id).is_some_and(|g| Arc::ptr_eq(&g.summary, &h.summary)) {
+                    games.remove(id);
+                }
+                drop(games);
+                if let Some(r) = lock(&self.relays).get(id) {
+                    let _ = r.tx.send(relay::RelayMsg::Recheck);
+                }
+            }
             None => {}
         }
         match self.open(app, id).await {
@@ -289,16 +326,33 @@ impl Cluster {
 
     /// Handles the inbox until the node stops.
     async fn dispatch(self: Arc<Self>, mut inbox: Inbox) {
-        while let Some(bytes) = inbox.recv().await {
+        while let Some(inbound) = inbox.recv().await {
             if !self.live() {
                 break;
             }
             let Some(app) = self.app.upgrade() else { break };
+            let bytes = match inbound {
+                Inbound::Message(bytes) => bytes,
+                Inbound::Resubscribed => {
+                    self.resync();
+                    continue;
+                }
+            };
             let Some((header, body)) = decode(&bytes) else {
                 tracing::warn!("an unreadable bus message");
                 continue;
             };
             self.handle(&app, header, body).await;
+        }
+    }
+
+    /// The subscription was lost and is back: what owners sent meanwhile is lost, so every
+    /// relay asks its owner again for its sockets' missing events.
+    fn resync(&self) {
+        let relays = lock(&self.relays);
+        tracing::info!("resubscribed: resyncing {} relayed games", relays.len());
+        for r in relays.values() {
+            let _ = r.tx.send(relay::RelayMsg::Resync);
         }
     }
 
@@ -347,10 +401,15 @@ impl Cluster {
             }
             // Handed to the sockets here, not through the relay's task: in the order they
             // came, with the frames addressed to one socket.
-            Header::Broadcast { game, audience } => {
+            Header::Broadcast { game, audience, v } => {
                 let relay = lock(&self.relays).get(&game).cloned();
                 if let Some(r) = relay {
-                    r.deliver(app, audience, &frame());
+                    r.deliver(app, audience, v, &frame());
+                }
+            }
+            Header::Synced { game, conn, v } => {
+                if let Some(r) = lock(&self.relays).get(&game) {
+                    r.synced(conn, v);
                 }
             }
             Header::User { from, user } => {
@@ -381,9 +440,22 @@ impl Cluster {
             Some(h) => {
                 let _ = h.tx.send(cmd).await;
             }
-            None => {
-                self.publish(&node_topic(node), &Header::Redirect { game: game.to_string() }, b"")
+            None => self.redirect(node, game),
+        }
+    }
+
+    /// Moves the sockets of this node that followed `game` when its actor here lost the
+    /// lease to whichever node holds it now (a relay to it, or the game loaded here again if
+    /// the lease is free): each gets a snapshot from there.
+    pub async fn rehome(self: &Arc<Self>, app: &Arc<App>, game: &str, conns: Vec<Conn>) {
+        match self.open(app, game).await {
+            Ok(Some(h)) => {
+                for conn in conns {
+                    let _ = h.tx.send(Cmd::Join { conn, since: None }).await;
+                }
             }
+            Ok(None) => tracing::warn!(game, "a game with a lost lease is not in the store"),
+            Err(e) => tracing::warn!(game, "could not move the game's sockets: {e}"),
         }
     }
 
@@ -465,10 +537,15 @@ impl Cluster {
                     let lost: Vec<&String> =
                         owned.iter().zip(held).filter(|(_, h)| !h).map(|(g, _)| g).collect();
                     if !lost.is_empty() {
-                        tracing::warn!("lost the leases of {} games; stopping them", lost.len());
-                        let mut games = lock(&app.games);
-                        for g in lost {
-                            games.remove(g);
+                        tracing::warn!(
+                            "lost the leases of {} games; handing them over",
+                            lost.len()
+                        );
+                    }
+                    for g in lost {
+                        let handle = lock(&app.games).remove(g);
+                        if let Some(h) = handle {
+                            let _ = h.tx.send(Cmd::Lost).await;
                         }
                     }
                 }

@@ -4,7 +4,7 @@
 //! crate: the `redis` crate is BSD-3-Clause (the project takes MIT/Apache only), and the few
 //! commands used fit in this file.
 
-use super::bus::{Bus, BusError, BusFuture, Inbox};
+use super::bus::{Bus, BusError, BusFuture, Inbound, Inbox};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -228,18 +228,30 @@ impl RedisBus {
     }
 }
 
+/// The name of the subscription connection of a node listening to `topics` (`CLIENT LIST`
+/// shows it).
+pub fn subscription_name(topics: &[String]) -> String {
+    let first = topics.first().map(String::as_str).unwrap_or_default();
+    format!("cannonade-sub-{}", first.replace(|c: char| !c.is_ascii_alphanumeric(), "-"))
+}
+
 /// The subscription connection: every message of `topics` into `inbox`, reconnecting if the
-/// connection drops (what was published meanwhile is lost; sockets resync with `since`).
+/// connection drops. What was published meanwhile is lost: once subscribed again, the inbox
+/// hears [`Inbound::Resubscribed`] and the node resyncs its sockets.
 async fn subscribe(
     addr: String,
     topics: Vec<String>,
-    inbox: mpsc::UnboundedSender<Vec<u8>>,
+    inbox: mpsc::UnboundedSender<Inbound>,
     subscribed: oneshot::Sender<()>,
 ) {
     let mut subscribed = Some(subscribed);
+    let name = subscription_name(&topics);
+    let mut lost = false;
     loop {
         let run = async {
             let mut stream = TcpStream::connect(&addr).await?;
+            // Its +OK is skipped below with the other replies that are not messages.
+            stream.write_all(&encode(&[b"CLIENT", b"SETNAME", name.as_bytes()])).await?;
             let mut args: Vec<&[u8]> = vec![b"SUBSCRIBE"];
             args.extend(topics.iter().map(|t| t.as_bytes()));
             stream.write_all(&encode(&args)).await?;
@@ -251,17 +263,23 @@ async fn subscribe(
                     [Reply::Bulk(Some(kind)), _, Reply::Bulk(Some(payload))]
                         if kind == b"message" =>
                     {
-                        let node_gone = inbox.send(payload.clone()).is_err();
+                        let node_gone = inbox.send(Inbound::Message(payload.clone())).is_err();
                         if node_gone {
                             return Ok(());
                         }
                     }
                     [Reply::Bulk(Some(kind)), ..] if kind == b"subscribe" => {
                         confirmed += 1;
-                        if confirmed == topics.len()
-                            && let Some(s) = subscribed.take()
-                        {
-                            let _ = s.send(());
+                        if confirmed == topics.len() {
+                            if let Some(s) = subscribed.take() {
+                                let _ = s.send(());
+                            }
+                            if lost {
+                                lost = false;
+                                if inbox.send(Inbound::Resubscribed).is_err() {
+                                    return Ok(());
+                                }
+                            }
                         }
                     }
                     _ => {}
@@ -272,6 +290,7 @@ async fn subscribe(
         match result {
             Ok(()) => return,
             Err(e) => {
+                lost = true;
                 tracing::warn!("redis {addr}: subscription lost ({e}); reconnecting");
                 tokio::time::sleep(Duration::from_millis(500)).await;
             }

@@ -2,6 +2,12 @@
 //! local game, whose task forwards the sockets' commands to the owner and hands the owner's
 //! frames to the sockets its audience admits. It watches the owner's lease and, when the
 //! owner is gone, takes the game over (rebuilt from the store) or follows the new owner.
+//!
+//! Each socket's place in the game is kept: asked (its `watch` went to the owner; the
+//! owner's broadcasts skip it until the owner says what it sent it) or at a version. When
+//! frames may have been lost (this node's subscription dropped) every socket asks again for
+//! the events after its version, so it gets each event once; an ask unanswered by the next
+//! look at the lease is sent again.
 
 use super::message::Header;
 use super::{Cluster, lease_key, node_topic};
@@ -24,10 +30,29 @@ pub enum RelayMsg {
     Dropped(u64),
     /// The owner says it is not the owner: look again.
     Recheck,
+    /// Frames from the owner may have been lost: ask again for what each socket misses.
+    Resync,
 }
 
-/// A relay's sockets in the game, by connection id, with their roles.
-type Subs = HashMap<u64, (Role, Conn)>;
+/// Where a socket is in the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    /// Its join went to the owner at `at` with `since`; no answer yet.
+    Asked { since: Option<u64>, at: Instant },
+    /// It has the game's events up to this version.
+    At(u64),
+}
+
+/// A socket of this node in the game.
+#[derive(Debug)]
+struct Sub {
+    role: Role,
+    conn: Conn,
+    place: Place,
+}
+
+/// A relay's sockets in the game, by connection id.
+type Subs = HashMap<u64, Sub>;
 
 /// What the node keeps of a relay: its sockets (frames from the owner are handed to them
 /// by the node's inbox task, in order) and its mailbox.
@@ -39,18 +64,28 @@ pub struct RelayEntry {
 }
 
 impl RelayEntry {
-    /// Hands a frame to the sockets the audience admits; a socket too far behind is dropped
-    /// from the game as the owner would drop it.
-    pub fn deliver(&self, app: &App, audience: Audience, frame: &Frame) {
+    /// Hands a frame (of the game event `v`, if it is one) to the sockets the audience
+    /// admits, but not to those still waiting for their snapshot or replay (which covers it)
+    /// nor to one that has the event already; a socket too far behind is dropped from the
+    /// game as the owner would drop it.
+    pub fn deliver(&self, app: &App, audience: Audience, v: Option<u64>, frame: &Frame) {
         let mut subs = lock(&self.subs);
         let mut slow = Vec::new();
         let mut sent = 0u64;
         // Players first, as on the owner.
-        let players = subs.iter().filter(|(_, (r, _))| r.is_player());
-        let spectators = subs.iter().filter(|(_, (r, _))| !r.is_player());
-        for (id, (role, conn)) in players.chain(spectators) {
-            if audience.admits(*role) {
-                if conn.send_frame(frame.clone()) {
+        for players in [true, false] {
+            for (id, sub) in subs.iter_mut() {
+                let Place::At(at) = sub.place else { continue };
+                if sub.role.is_player() != players
+                    || !audience.admits(sub.role)
+                    || v.is_some_and(|v| v <= at)
+                {
+                    continue;
+                }
+                if let Some(v) = v {
+                    sub.place = Place::At(v);
+                }
+                if sub.conn.send_frame(frame.clone()) {
                     sent += 1;
                 } else {
                     slow.push(*id);
@@ -62,6 +97,13 @@ impl RelayEntry {
             app.metrics.slow_drops.fetch_add(1, Relaxed);
             subs.remove(&id);
             let _ = self.tx.send(RelayMsg::Dropped(id));
+        }
+    }
+
+    /// The owner sent socket `conn` the game up to version `v`.
+    pub fn synced(&self, conn: u64, v: u64) {
+        if let Some(sub) = lock(&self.subs).get_mut(&conn) {
+            sub.place = Place::At(v);
         }
     }
 }
@@ -116,6 +158,39 @@ impl Relay {
         self.cluster.publish(&node_topic(&self.owner), header, body);
     }
 
+    /// Asks the owner for the game as socket `conn` misses it (from `since`, or a snapshot);
+    /// the owner's broadcasts skip the socket until the answer is in.
+    fn ask(&self, sub: &mut Sub, since: Option<u64>) {
+        sub.place = Place::Asked { since, at: Instant::now() };
+        self.join_owner(&sub.conn, since);
+    }
+
+    /// Asks again for every socket: from its version (after lost frames, `resume`) or for a
+    /// snapshot (a new owner).
+    fn ask_all(&self, resume: bool) {
+        let mut subs = lock(&self.subs);
+        for sub in subs.values_mut() {
+            let since = match (resume, sub.place) {
+                (false, _) => None,
+                (true, Place::At(v)) => Some(v),
+                (true, Place::Asked { since, .. }) => since,
+            };
+            self.ask(sub, since);
+        }
+    }
+
+    /// Asks again for the sockets whose ask went unanswered for `after` (lost on the way).
+    fn ask_unanswered(&self, after: Duration) {
+        let mut subs = lock(&self.subs);
+        for sub in subs.values_mut() {
+            if let Place::Asked { since, at } = sub.place
+                && at.elapsed() >= after
+            {
+                self.ask(sub, since);
+            }
+        }
+    }
+
     fn join_owner(&self, conn: &Conn, since: Option<u64>) {
         let header = Header::Join {
             game: self.game.clone(),
@@ -157,9 +232,15 @@ impl Relay {
                 msg = bus.recv() => match msg {
                     Some(RelayMsg::Dropped(conn)) => self.leave_owner(conn),
                     Some(RelayMsg::Recheck) => if self.check().await { return },
+                    Some(RelayMsg::Resync) => self.ask_all(true),
                     None => break,
                 },
-                _ = check.tick() => if self.check().await { return },
+                _ = check.tick() => {
+                    if self.check().await {
+                        return;
+                    }
+                    self.ask_unanswered(every);
+                }
                 _ = sleep(idle_end) => break,
             }
             if lock(&self.subs).is_empty() {
@@ -187,8 +268,10 @@ impl Relay {
         match cmd {
             Cmd::Join { conn, since } => {
                 let role = role_of(&self.users, &conn.user.id);
-                self.join_owner(&conn, since);
-                lock(&self.subs).insert(conn.id, (role, conn));
+                let place = Place::At(0);
+                let mut sub = Sub { role, conn, place };
+                self.ask(&mut sub, since);
+                lock(&self.subs).insert(sub.conn.id, sub);
             }
             Cmd::Leave { conn_id } => {
                 if lock(&self.subs).remove(&conn_id).is_some() {
@@ -205,8 +288,8 @@ impl Relay {
                 };
                 self.to_owner(&header, &serde_json::to_vec(&msg).unwrap_or_default());
             }
-            // The engine runs on the owner.
-            Cmd::Ai { .. } => {}
+            // The engine runs on the owner, and a relay has no lease to lose.
+            Cmd::Ai { .. } | Cmd::Lost => {}
             // A oneshot cannot cross the bus, and the store has every told move.
             Cmd::Positions { reply } => {
                 let (app, game) = (self.app.clone(), self.game.clone());
@@ -246,10 +329,7 @@ impl Relay {
         }
         tracing::info!(game = %self.game, "the game moved from {} to {holder}", self.owner);
         self.owner = holder;
-        let conns: Vec<Conn> = lock(&self.subs).values().map(|(_, c)| c.clone()).collect();
-        for conn in &conns {
-            self.join_owner(conn, None);
-        }
+        self.ask_all(false);
         false
     }
 
@@ -267,7 +347,7 @@ impl Relay {
         match loaded.await {
             Ok(handle) => {
                 tracing::info!(game = %self.game, "took the game over from {}", self.owner);
-                let subs: Vec<Conn> = lock(&self.subs).drain().map(|(_, (_, c))| c).collect();
+                let subs: Vec<Conn> = lock(&self.subs).drain().map(|(_, s)| s.conn).collect();
                 for conn in subs {
                     let _ = handle.tx.send(Cmd::Join { conn, since: None }).await;
                 }

@@ -39,8 +39,7 @@ struct Player {
 /// A socket following the game.
 struct Sub {
     role: Role,
-    user: String,
-    tx: Out,
+    conn: Conn,
 }
 
 /// How often spectator counts and tallies go out at most.
@@ -93,6 +92,8 @@ pub struct Actor {
     summary: Arc<Summary>,
     idle_since: Option<Instant>,
     self_tx: Option<mpsc::WeakSender<Cmd>>,
+    /// This node lost the game's lease: the actor ends after the current command.
+    handed_over: bool,
 }
 
 fn seat_of(side: Side) -> Seat {
@@ -184,6 +185,7 @@ impl Actor {
             summary,
             idle_since: None,
             self_tx: None,
+            handed_over: false,
         };
         for e in events {
             let stored: StoredEvent =
@@ -294,6 +296,9 @@ impl Actor {
                 _ = wait(self.flush_at) => self.flush(),
                 _ = wait(linger) => break,
             }
+            if self.handed_over {
+                break;
+            }
             if self.result.is_some() && self.subs.is_empty() {
                 self.idle_since.get_or_insert_with(Instant::now);
             } else {
@@ -312,6 +317,7 @@ impl Actor {
         match cmd {
             Cmd::Join { conn, since } => self.join(conn, since),
             Cmd::Leave { conn_id } => self.leave(conn_id),
+            Cmd::Lost => self.hand_over(),
             Cmd::Positions { reply } => {
                 let _ = reply.send(self.positions());
             }
@@ -389,6 +395,12 @@ impl Actor {
     /// Sends `frame` to the subscribers `to` admits; drops those too far behind. Sockets of
     /// other nodes get it through their node, once per node.
     fn send_where(&mut self, frame: &Frame, to: Audience) {
+        self.send_versioned(frame, to, None);
+    }
+
+    /// [`Self::send_where`] for a frame carrying the game event of version `v`: the nodes
+    /// that relay it keep the version their sockets have.
+    fn send_versioned(&mut self, frame: &Frame, to: Audience, v: Option<u64>) {
         let mut slow = Vec::new();
         let mut sent = 0u64;
         let mut nodes: Vec<&Arc<str>> = Vec::new();
@@ -396,14 +408,14 @@ impl Actor {
         let players = self.subs.iter().filter(|(_, s)| s.role.is_player());
         let spectators = self.subs.iter().filter(|(_, s)| !s.role.is_player());
         for (id, sub) in players.chain(spectators) {
-            if let Some(node) = sub.tx.remote_node() {
+            if let Some(node) = sub.conn.tx.remote_node() {
                 if !nodes.contains(&node) {
                     nodes.push(node);
                 }
                 continue;
             }
             if to.admits(sub.role) {
-                match sub.tx.try_send(frame.clone()) {
+                match sub.conn.tx.try_send(frame.clone()) {
                     Ok(()) => sent += 1,
                     Err(mpsc::error::TrySendError::Full(_)) => slow.push((*id, true)),
                     // The socket closed; its leave message is on its way.
@@ -413,7 +425,7 @@ impl Actor {
         }
         if let Some(cluster) = self.app.cluster() {
             for node in nodes {
-                cluster.broadcast(node, &self.id, to, frame);
+                cluster.broadcast(node, &self.id, to, v, frame);
             }
         }
         self.app.metrics.frames_out.fetch_add(sent, Relaxed);
@@ -500,13 +512,46 @@ impl Actor {
                 conn.send(&ServerMsg::Snapshot(Box::new(self.snapshot(role))));
             }
         }
-        let user = conn.user.id.clone();
-        if let Some(old) = self.subs.insert(conn.id, Sub { role, user, tx: conn.tx }) {
-            // The same socket joined twice: count it once.
-            self.seat_presence(old.role, -1);
+        if let Out::Remote(r) = &conn.tx {
+            // After its frames on the same topic: its node hands it broadcasts from here.
+            r.cluster.synced(&r.node, &self.id, r.conn, v);
         }
-        self.seat_presence(role, 1);
+        match self.subs.insert(conn.id, Sub { role, conn }) {
+            // The same socket again (a resync): no presence change.
+            Some(old) if old.role == role => {}
+            Some(old) => {
+                self.seat_presence(old.role, -1);
+                self.seat_presence(role, 1);
+            }
+            None => self.seat_presence(role, 1),
+        }
         self.schedule_flush();
+    }
+
+    /// This node lost the game's lease (another node took it, taking this one for dead):
+    /// the actor ends, this node's sockets move to the game's new owner, and the nodes of
+    /// the other sockets are told to look for it.
+    fn hand_over(&mut self) {
+        self.handed_over = true;
+        self.ai_stop.store(true, Relaxed);
+        if self.result.is_none() {
+            self.app.metrics.live_games.fetch_sub(1, Relaxed);
+        }
+        let Some(cluster) = self.app.cluster().cloned() else { return };
+        let mut local = Vec::new();
+        let mut nodes: Vec<Arc<str>> = Vec::new();
+        for (_, sub) in self.subs.drain() {
+            match sub.conn.tx.remote_node() {
+                Some(node) if !nodes.contains(node) => nodes.push(node.clone()),
+                Some(_) => {}
+                None => local.push(sub.conn),
+            }
+        }
+        for node in nodes {
+            cluster.redirect(&node, &self.id);
+        }
+        let (app, id) = (self.app.clone(), self.id.clone());
+        tokio::spawn(async move { cluster.rehome(&app, &id, local).await });
     }
 
     fn leave(&mut self, conn_id: u64) {
@@ -594,10 +639,10 @@ impl Actor {
             match self.to_move().map(Seat::from) {
                 Some(mover) if i + 1 == n => {
                     let with = Frame::from(with_legal(without.as_str(), &self.legal));
-                    self.send_where(&with, Audience::WithLegal(mover));
-                    self.send_where(&without, Audience::WithoutLegal(mover));
+                    self.send_versioned(&with, Audience::WithLegal(mover), Some(v));
+                    self.send_versioned(&without, Audience::WithoutLegal(mover), Some(v));
                 }
-                _ => self.send_where(&without, Audience::All),
+                _ => self.send_versioned(&without, Audience::All, Some(v)),
             }
         }
         Ok(())
@@ -933,8 +978,8 @@ impl Actor {
         self.send_where(&frame, Audience::Spectators);
         let scores: HashMap<String, (u32, u32)> = revealed.scored.into_iter().collect();
         for sub in self.subs.values().filter(|s| s.role == Role::Spectator) {
-            if let Some(&(hits, total)) = scores.get(&sub.user) {
-                let _ = sub.tx.try_send(Frame::from(
+            if let Some(&(hits, total)) = scores.get(&sub.conn.user.id) {
+                let _ = sub.conn.tx.try_send(Frame::from(
                     ServerMsg::Score { game: self.id.clone(), hits, total }.to_json(),
                 ));
             }

@@ -113,6 +113,8 @@ pub enum Cmd {
         /// Its id.
         conn_id: u64,
     },
+    /// This node lost the game's lease: the actor hands its sockets over and ends.
+    Lost,
     /// A client's request about this game, read at `at`.
     Client {
         /// The socket.
