@@ -1,6 +1,7 @@
 //! Two server nodes sharing one store and one bus: a game owned by one node is played and
-//! watched from both; audiences hold across the bus; when the owner stops, the other node
-//! takes the game over from the store. Runs in-process on the in-process bus with a shared
+//! watched from both; audiences hold across the bus; a node whose subscription dropped
+//! resyncs its sockets; when the owner stops, the other node takes the game over from the
+//! store, and the stopped node's seeks vanish. Runs in-process on the in-process bus with a shared
 //! SQLite file, and on Redis + PostgreSQL when CANNONADE_TEST_REDIS and
 //! CANNONADE_TEST_POSTGRES are set.
 
@@ -21,6 +22,8 @@ struct Node {
     task: tokio::task::JoinHandle<()>,
     /// Its end of the in-process bus (to drop its subscription).
     local: Option<LocalBus>,
+    /// Its Redis and node id, on Redis (to drop its subscription there).
+    redis: Option<(String, String)>,
 }
 
 async fn node(config: Config, name: &str, bus: Arc<dyn Bus>, inbox: Inbox) -> Node {
@@ -28,7 +31,7 @@ async fn node(config: Config, name: &str, bus: Arc<dyn Bus>, inbox: Inbox) -> No
         cannonade_server::build_with(config, Some((name.to_string(), bus, inbox))).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let (addr, app, task) = cannonade_server::serve_on(app, listener).unwrap();
-    Node { addr, app, task, local: None }
+    Node { addr, app, task, local: None, redis: None }
 }
 
 fn cluster_config(db: &str) -> Config {
@@ -140,14 +143,21 @@ async fn two_nodes_share_a_game(a: Node, b: Node) {
         assert!(s.moved().await.3.is_some(), "spectators get the legal moves");
         s.until("score", |m| matches!(m, ServerMsg::Score { hits: 1, total: 1, .. })).await;
     }
+    // A's subscription drops while the second move is played: A's sockets get it once A
+    // hears again, and each event once.
+    drop_subscription(&a).await;
     second.send(ClientMsg::Move { game: game.clone(), ply: 1, mv: "h9g7".into() }).await;
-    assert_eq!(first.moved().await.1, 1);
-    assert_eq!(second.moved().await.1, 1);
-    for s in &mut spectators {
-        assert_eq!(s.moved().await.1, 1);
+    let on_b = if role1 == Role::First { &mut second } else { &mut first };
+    on_b.until("v2 on B", |m| matches!(m, ServerMsg::Event { v: 2, .. })).await;
+    resubscribe(&a).await;
+    let clients = [&mut first, &mut second].into_iter().chain(spectators.iter_mut());
+    for c in clients {
+        if !event_versions(c).contains(&2) {
+            c.until("v2", |m| matches!(m, ServerMsg::Event { v: 2, .. })).await;
+        }
+        let _ = c.drain(200).await;
+        assert_eq!(event_versions(c), [1, 2], "each event once");
     }
-    let _ = first.drain(300).await;
-    let _ = second.drain(100).await;
     for frame in first.frames.iter().chain(&second.frames) {
         for word in PROPOSAL_WORDS {
             assert!(!frame.contains(word), "a player received {word}: {frame}");
@@ -265,6 +275,108 @@ async fn the_replay_positions_answer_on_every_node() {
     let p: cannonade_wire::Positions = serde_json::from_str(&on_a).unwrap();
     assert_eq!((p.v, p.positions.len()), (1, 2));
     assert_eq!(positions(&a.app, "nosuch").await.0, 404);
+}
+
+/// Drops `node`'s subscription to the bus: at once on the in-process bus; on Redis by
+/// killing its connection, and waiting until Redis knows it gone (it comes back by itself
+/// half a second later).
+async fn drop_subscription(node: &Node) {
+    if let Some(bus) = &node.local {
+        bus.drop_subscription();
+    }
+    if let Some((url, id)) = &node.redis {
+        let name = cluster::subscription_name(&cluster::topics(id));
+        let list = redis_text(redis_call(url, &["CLIENT", "LIST"]).await);
+        let conn = list
+            .lines()
+            .find(|l| l.split(' ').any(|f| f == format!("name={name}")))
+            .and_then(|l| l.split(' ').find_map(|f| f.strip_prefix("id=")))
+            .expect("the node's subscription connection")
+            .to_string();
+        redis_call(url, &["CLIENT", "KILL", "ID", &conn]).await;
+        while listeners(url, id).await > 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+}
+
+/// Brings `node`'s subscription back (on Redis: waits until it is).
+async fn resubscribe(node: &Node) {
+    if let Some(bus) = &node.local {
+        bus.resubscribe();
+    }
+    if let Some((url, id)) = &node.redis {
+        while listeners(url, id).await == 0 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+/// How many connections listen to node `id`'s topic.
+async fn listeners(url: &str, id: &str) -> i64 {
+    let topic = &cluster::topics(id)[0];
+    match redis_call(url, &["PUBSUB", "NUMSUB", topic]).await {
+        RedisReply::Array(items) => match items.get(1) {
+            Some(RedisReply::Int(n)) => *n,
+            other => panic!("NUMSUB: {other:?}"),
+        },
+        other => panic!("NUMSUB: {other:?}"),
+    }
+}
+
+/// A reply of Redis, as far as these tests read them.
+#[derive(Debug)]
+enum RedisReply {
+    Text(String),
+    Int(i64),
+    Array(Vec<RedisReply>),
+}
+
+fn redis_text(reply: RedisReply) -> String {
+    match reply {
+        RedisReply::Text(t) => t,
+        other => panic!("expected text, got {other:?}"),
+    }
+}
+
+/// One command on a connection of its own.
+async fn redis_call(url: &str, args: &[&str]) -> RedisReply {
+    use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+    fn read<'a>(
+        r: &'a mut BufReader<tokio::net::TcpStream>,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = RedisReply> + 'a>> {
+        Box::pin(async move {
+            let mut line = String::new();
+            r.read_line(&mut line).await.unwrap();
+            let (kind, rest) = line.trim_end().split_at(1);
+            match kind {
+                "+" => RedisReply::Text(rest.to_string()),
+                ":" => RedisReply::Int(rest.parse().unwrap()),
+                "$" => {
+                    let mut buf = vec![0; rest.parse::<usize>().unwrap() + 2];
+                    r.read_exact(&mut buf).await.unwrap();
+                    buf.truncate(buf.len() - 2);
+                    RedisReply::Text(String::from_utf8(buf).unwrap())
+                }
+                "*" => {
+                    let mut items = Vec::new();
+                    for _ in 0..rest.parse::<usize>().unwrap() {
+                        items.push(read(r).await);
+                    }
+                    RedisReply::Array(items)
+                }
+                _ => panic!("redis: {line}"),
+            }
+        })
+    }
+    let addr = url.trim_start_matches("redis://").trim_end_matches('/');
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let mut command = format!("*{}\r\n", args.len());
+    for a in args {
+        command.push_str(&format!("${}\r\n{a}\r\n", a.len()));
+    }
+    stream.write_all(command.as_bytes()).await.unwrap();
+    read(&mut BufReader::new(stream)).await
 }
 
 /// The versions of the game events a client received, in order.
@@ -387,7 +499,9 @@ async fn two_nodes_on_redis_and_postgres_when_configured() {
         // Unique node ids: Redis outlives the test.
         let id = unique("n");
         let (bus, inbox) = RedisBus::connect(&redis, &cluster::topics(&id)).await.unwrap();
-        nodes.push(node(cluster_config(&db), &id, Arc::new(bus), inbox).await);
+        let mut n = node(cluster_config(&db), &id, Arc::new(bus), inbox).await;
+        n.redis = Some((redis.clone(), id));
+        nodes.push(n);
     }
     let b = nodes.pop().unwrap();
     let a = nodes.pop().unwrap();
