@@ -543,7 +543,11 @@ impl Cluster {
                         );
                     }
                     for g in lost {
-                        let handle = lock(&app.games).remove(g);
+                        let handle = {
+                            let mut games = lock(&app.games);
+                            let actor = games.get(g).is_some_and(|h| !h.summary.relayed);
+                            if actor { games.remove(g) } else { None }
+                        };
                         if let Some(h) = handle {
                             let _ = h.tx.send(Cmd::Lost).await;
                         }
