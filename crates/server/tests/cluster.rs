@@ -450,6 +450,25 @@ async fn a_node_whose_subscription_dropped_resyncs_its_sockets() {
 }
 
 #[tokio::test]
+async fn an_owner_whose_subscription_dropped_recounts_the_other_nodes_sockets() {
+    let (a, b) = in_process_nodes(["node-m", "node-n"]).await;
+    let (on_a, mut on_b, game, role_a) = game_across(&a, &b).await;
+    let _ = on_b.drain(300).await;
+    // The owner's subscription drops while the player on A leaves: the leave is lost…
+    let bus = b.local.as_ref().unwrap();
+    bus.drop_subscription();
+    on_a.close().await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // …until B is back and asks A which of its sockets follow the game.
+    bus.resubscribe();
+    let offline = on_b
+        .until("A's player offline", |m| matches!(m, ServerMsg::Presence { online: false, .. }))
+        .await;
+    let ServerMsg::Presence { game: g, seat, .. } = offline else { unreachable!() };
+    assert!(g == game && role_a.holds(seat));
+}
+
+#[tokio::test]
 async fn the_sockets_of_a_node_that_lost_a_lease_follow_the_new_owner() {
     let (a, b) = in_process_nodes(["node-k", "node-l"]).await;
     let (mut on_a, mut on_b, game, role_a) = game_across(&a, &b).await;

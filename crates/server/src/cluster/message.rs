@@ -49,6 +49,23 @@ pub enum Header {
         /// The game.
         game: String,
     },
+    /// To a relaying node, from the game's owner whose subscription was lost: say which of
+    /// your sockets follow the game (a `leave` may have been lost).
+    Recount {
+        /// The game.
+        game: String,
+        /// The owner, which asks.
+        owner: String,
+    },
+    /// To a game's owner: the sockets of `node` that follow the game, all of them.
+    Following {
+        /// The game.
+        game: String,
+        /// The node.
+        node: String,
+        /// Its sockets in the game.
+        conns: Vec<u64>,
+    },
     /// To a node: the body is for one of its sockets.
     To {
         /// The socket's user.

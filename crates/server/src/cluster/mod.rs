@@ -182,6 +182,13 @@ impl Cluster {
         self.publish(&node_topic(node), &header, b"");
     }
 
+    /// Tells `owner` which sockets of this node follow `game` (all of them).
+    pub fn following(&self, owner: &str, game: &str, conns: Vec<u64>) {
+        let header =
+            Header::Following { game: game.to_string(), node: self.node.to_string(), conns };
+        self.publish(&node_topic(owner), &header, b"");
+    }
+
     /// Tells `node` that this node does not run `game` any more: its relay looks for the
     /// owner.
     pub fn redirect(&self, node: &str, game: &str) {
@@ -335,6 +342,7 @@ impl Cluster {
                 Inbound::Message(bytes) => bytes,
                 Inbound::Resubscribed => {
                     self.resync();
+                    self.recount();
                     continue;
                 }
             };
@@ -353,6 +361,19 @@ impl Cluster {
         tracing::info!("resubscribed: resyncing {} relayed games", relays.len());
         for r in relays.values() {
             let _ = r.tx.send(relay::RelayMsg::Resync);
+        }
+    }
+
+    /// The subscription was lost and is back: other nodes' `leave`s (and joins) for this
+    /// node's games may be lost, so the nodes that follow them are asked for their sockets.
+    fn recount(&self) {
+        let asks: HashSet<(String, String)> = lock(&self.followers)
+            .iter()
+            .flat_map(|(node, f)| f.conns.iter().map(move |(game, _)| (node.clone(), game.clone())))
+            .collect();
+        for (node, game) in asks {
+            let header = Header::Recount { game, owner: self.node.to_string() };
+            self.publish(&node_topic(&node), &header, b"");
         }
     }
 
@@ -392,6 +413,24 @@ impl Cluster {
             Header::Redirect { game } => {
                 if let Some(r) = lock(&self.relays).get(&game) {
                     let _ = r.tx.send(relay::RelayMsg::Recheck);
+                }
+            }
+            Header::Recount { game, owner } => {
+                // Answered by the relay, in order with its joins and leaves; without one,
+                // none of this node's sockets follows the game.
+                let asked = match lock(&self.relays).get(&game) {
+                    Some(r) => r.tx.send(relay::RelayMsg::Recount(owner.clone())).is_ok(),
+                    None => false,
+                };
+                if !asked {
+                    self.following(&owner, &game, Vec::new());
+                }
+            }
+            Header::Following { game, node, conns } => {
+                self.set_following(&node, &game, &conns);
+                let local = lock(&app.games).get(&game).cloned();
+                if let Some(h) = local.filter(|h| !h.summary.relayed) {
+                    let _ = h.tx.send(Cmd::Following { node, conns }).await;
                 }
             }
             Header::To { user, conn } => {
@@ -457,6 +496,17 @@ impl Cluster {
             Ok(None) => tracing::warn!(game, "a game with a lost lease is not in the store"),
             Err(e) => tracing::warn!(game, "could not move the game's sockets: {e}"),
         }
+    }
+
+    /// Notes that the sockets of `node` in `game` are `conns`, all of them.
+    fn set_following(&self, node: &str, game: &str, conns: &[u64]) {
+        let mut followers = lock(&self.followers);
+        let f = followers
+            .entry(node.to_string())
+            .or_insert_with(|| Followers { heard: Instant::now(), conns: Default::default() });
+        f.heard = Instant::now();
+        f.conns.retain(|(g, _)| g != game);
+        f.conns.extend(conns.iter().map(|&c| (game.to_string(), c)));
     }
 
     /// Notes that a socket of `node` follows (`true`) or left `game`.

@@ -7,7 +7,8 @@
 //! owner's broadcasts skip it until the owner says what it sent it) or at a version. When
 //! frames may have been lost (this node's subscription dropped) every socket asks again for
 //! the events after its version, so it gets each event once; an ask unanswered by the next
-//! look at the lease is sent again.
+//! look at the lease is sent again, for a snapshot (of two answers, a second replay could
+//! repeat events; a snapshot only replaces what the socket has).
 
 use super::message::Header;
 use super::{Cluster, lease_key, node_topic};
@@ -32,13 +33,16 @@ pub enum RelayMsg {
     Recheck,
     /// Frames from the owner may have been lost: ask again for what each socket misses.
     Resync,
+    /// The owner's subscription was lost: tell it (this node) which sockets follow the
+    /// game, and ask again for those still waiting for an answer.
+    Recount(String),
 }
 
 /// Where a socket is in the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Place {
-    /// Its join went to the owner at `at` with `since`; no answer yet.
-    Asked { since: Option<u64>, at: Instant },
+    /// Its join went to the owner at this moment; no answer yet.
+    Asked(Instant),
     /// It has the game's events up to this version.
     At(u64),
 }
@@ -161,7 +165,7 @@ impl Relay {
     /// Asks the owner for the game as socket `conn` misses it (from `since`, or a snapshot);
     /// the owner's broadcasts skip the socket until the answer is in.
     fn ask(&self, sub: &mut Sub, since: Option<u64>) {
-        sub.place = Place::Asked { since, at: Instant::now() };
+        sub.place = Place::Asked(Instant::now());
         self.join_owner(&sub.conn, since);
     }
 
@@ -171,24 +175,34 @@ impl Relay {
         let mut subs = lock(&self.subs);
         for sub in subs.values_mut() {
             let since = match (resume, sub.place) {
-                (false, _) => None,
                 (true, Place::At(v)) => Some(v),
-                (true, Place::Asked { since, .. }) => since,
+                // An ask may be answered twice: a replay could then repeat events, while a
+                // snapshot only replaces what the socket has.
+                _ => None,
             };
             self.ask(sub, since);
         }
     }
 
-    /// Asks again for the sockets whose ask went unanswered for `after` (lost on the way).
+    /// Asks again (for a snapshot, as above) for the sockets whose ask went unanswered for
+    /// `after` (lost on the way).
     fn ask_unanswered(&self, after: Duration) {
         let mut subs = lock(&self.subs);
         for sub in subs.values_mut() {
-            if let Place::Asked { since, at } = sub.place
+            if let Place::Asked(at) = sub.place
                 && at.elapsed() >= after
             {
-                self.ask(sub, since);
+                self.ask(sub, None);
             }
         }
+    }
+
+    /// Tells the owner which sockets follow the game, and asks again for those whose ask
+    /// may have been lost.
+    fn recount(&self, owner: &str) {
+        let conns: Vec<u64> = lock(&self.subs).keys().copied().collect();
+        self.cluster.following(owner, &self.game, conns);
+        self.ask_unanswered(Duration::ZERO);
     }
 
     fn join_owner(&self, conn: &Conn, since: Option<u64>) {
@@ -233,6 +247,7 @@ impl Relay {
                     Some(RelayMsg::Dropped(conn)) => self.leave_owner(conn),
                     Some(RelayMsg::Recheck) => if self.check().await { return },
                     Some(RelayMsg::Resync) => self.ask_all(true),
+                    Some(RelayMsg::Recount(owner)) => self.recount(&owner),
                     None => break,
                 },
                 _ = check.tick() => {
@@ -288,8 +303,9 @@ impl Relay {
                 };
                 self.to_owner(&header, &serde_json::to_vec(&msg).unwrap_or_default());
             }
-            // The engine runs on the owner, and a relay has no lease to lose.
-            Cmd::Ai { .. } | Cmd::Lost => {}
+            // The engine runs on the owner, a relay has no lease to lose, and the owner is
+            // the one that counts followers.
+            Cmd::Ai { .. } | Cmd::Lost | Cmd::Following { .. } => {}
             // A oneshot cannot cross the bus, and the store has every told move.
             Cmd::Positions { reply } => {
                 let (app, game) = (self.app.clone(), self.game.clone());

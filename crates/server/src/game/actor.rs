@@ -318,6 +318,19 @@ impl Actor {
             Cmd::Join { conn, since } => self.join(conn, since),
             Cmd::Leave { conn_id } => self.leave(conn_id),
             Cmd::Lost => self.hand_over(),
+            Cmd::Following { node, conns } => {
+                let gone: Vec<u64> = self
+                    .subs
+                    .iter()
+                    .filter(|(id, s)| {
+                        s.conn.tx.remote_node().is_some_and(|n| **n == *node) && !conns.contains(id)
+                    })
+                    .map(|(id, _)| *id)
+                    .collect();
+                for id in gone {
+                    self.leave(id);
+                }
+            }
             Cmd::Positions { reply } => {
                 let _ = reply.send(self.positions());
             }

@@ -115,6 +115,13 @@ pub enum Cmd {
     },
     /// This node lost the game's lease: the actor hands its sockets over and ends.
     Lost,
+    /// The sockets of another node that follow the game, all of them: the others left.
+    Following {
+        /// The node.
+        node: String,
+        /// Its sockets in the game.
+        conns: Vec<u64>,
+    },
     /// A client's request about this game, read at `at`.
     Client {
         /// The socket.
