@@ -318,19 +318,7 @@ impl Actor {
             Cmd::Join { conn, since } => self.join(conn, since),
             Cmd::Leave { conn_id } => self.leave(conn_id),
             Cmd::Lost => self.hand_over(),
-            Cmd::Following { node, conns } => {
-                let gone: Vec<u64> = self
-                    .subs
-                    .iter()
-                    .filter(|(id, s)| {
-                        s.conn.tx.remote_node().is_some_and(|n| **n == *node) && !conns.contains(id)
-                    })
-                    .map(|(id, _)| *id)
-                    .collect();
-                for id in gone {
-                    self.leave(id);
-                }
-            }
+            Cmd::Following { node, conns } => self.keep_following(&node, &conns),
             Cmd::Positions { reply } => {
                 let _ = reply.send(self.positions());
             }
@@ -539,6 +527,22 @@ impl Actor {
             None => self.seat_presence(role, 1),
         }
         self.schedule_flush();
+    }
+
+    /// Of the sockets of another node, keeps those in `conns` (all of that node's sockets in
+    /// the game); the others left, and their `leave` was lost.
+    fn keep_following(&mut self, node: &str, conns: &[u64]) {
+        let gone: Vec<u64> = self
+            .subs
+            .iter()
+            .filter(|(id, s)| {
+                s.conn.tx.remote_node().is_some_and(|n| **n == *node) && !conns.contains(id)
+            })
+            .map(|(id, _)| *id)
+            .collect();
+        for id in gone {
+            self.leave(id);
+        }
     }
 
     /// This node lost the game's lease (another node took it, taking this one for dead):
