@@ -1,5 +1,6 @@
 //! Playing levels for people: 1 (a beginner's opponent) to 10 (full strength), weakened by
-//! depth, nodes and evaluation noise (the table is in [`crate::params::LEVELS`]).
+//! depth, nodes, evaluation noise and a share of the thinking time (the table is in
+//! [`crate::params::LEVELS`]).
 
 use crate::Limits;
 use crate::params::LEVELS;
@@ -49,13 +50,18 @@ impl Level {
 
     /// The caller's limits, tightened by the level's depth and node budget.
     pub fn restrict(self, limits: &Limits) -> Limits {
-        let (depth, nodes, _) = LEVELS[self.0 as usize - 1];
+        let (depth, nodes, _, time_percent) = LEVELS[self.0 as usize - 1];
         let mut l = limits.clone();
         if depth != u32::MAX {
             l.depth = Some(l.depth.map_or(depth, |d| d.min(depth)));
         }
         if nodes != u64::MAX {
             l.nodes = Some(l.nodes.map_or(nodes, |n| n.min(nodes)));
+        }
+        if time_percent < 100 {
+            let share = |t: std::time::Duration| t * time_percent / 100;
+            l.time = l.time.map(share);
+            l.soft_time = l.soft_time.map(share);
         }
         l
     }
@@ -83,6 +89,19 @@ mod tests {
         }
         assert_eq!(Level::MAX.noise(), 0);
         assert_eq!(Level::MAX.restrict(&Limits::default()), Limits::default());
+    }
+
+    #[test]
+    fn level_nine_thinks_half_as_long() {
+        let given = Limits {
+            time: Some(std::time::Duration::from_millis(400)),
+            soft_time: Some(std::time::Duration::from_millis(200)),
+            ..Limits::default()
+        };
+        let l = Level(9).restrict(&given);
+        assert_eq!(l.time, Some(std::time::Duration::from_millis(200)));
+        assert_eq!(l.soft_time, Some(std::time::Duration::from_millis(100)));
+        assert_eq!(Level::MAX.restrict(&given), given);
     }
 
     #[test]

@@ -149,20 +149,21 @@ pub const COMMANDER_NEAR_ENEMY: i32 = 18;
 /// (an enemy Air Force must then fly through it to strike).
 pub const COMMANDER_AIR_COVER: i32 = 20;
 
-/// Levels 1–10 for people: maximum depth, node budget and evaluation noise (± centipawns).
-/// Level 10 is full strength. Each level searches one ply deeper than the one below (level 9
-/// also stops at a million nodes, about a second): the
-/// ladder measured with levels that shared a depth showed steps of only +29 and +44 Elo
-/// (noise and node budgets alone barely separate them), while a ply more gave +230 to +550.
-pub const LEVELS: [(u32, u64, i32); 10] = [
-    (1, 2_000, 200),
-    (2, 6_000, 120),
-    (3, 15_000, 80),
-    (4, 40_000, 50),
-    (5, 100_000, 35),
-    (6, 250_000, 20),
-    (7, 600_000, 12),
-    (8, 1_500_000, 6),
-    (9, 1_000_000, 3),
-    (u32::MAX, u64::MAX, 0),
+/// Levels 1–10 for people: maximum depth, node budget, evaluation noise (± centipawns) and
+/// the percentage of the given thinking time used. Level 10 is full strength. Each level
+/// searches one ply deeper than the one below: the ladder measured with levels that shared a
+/// depth showed steps of only +29 and +44 Elo (noise and node budgets alone barely separate
+/// them), while a ply more gave +90 to +550. Level 9's caps do not bind at fast time
+/// controls (it drew level 10 at 250 ms a move), so it also thinks half as long.
+pub const LEVELS: [(u32, u64, i32, u32); 10] = [
+    (1, 2_000, 200, 100),
+    (2, 6_000, 120, 100),
+    (3, 15_000, 80, 100),
+    (4, 40_000, 50, 100),
+    (5, 100_000, 35, 100),
+    (6, 250_000, 20, 100),
+    (7, 600_000, 12, 100),
+    (8, 1_500_000, 6, 100),
+    (9, 3_000_000, 3, 50),
+    (u32::MAX, u64::MAX, 0, 100),
 ];
