@@ -147,7 +147,6 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         }
     }
 
-    /// Sets `pv[ply]` to `mv` followed by the child's line.
     /// This ply's move and score buffers, filled with `pos`'s legal moves (give them back
     /// with [`Self::give_back`]); `Err` with the score of the position when it has none.
     fn take_moves(&mut self, pos: &G, ply: usize) -> Result<(MoveBuf<G::Move>, Vec<i32>), i32> {
@@ -168,6 +167,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         self.scores[ply] = scores;
     }
 
+    /// Sets `pv[ply]` to `mv` followed by the child's line.
     fn update_pv(&mut self, ply: usize, mv: G::Move) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         head[ply].clear();
