@@ -1,8 +1,8 @@
 //! The bus on Redis: PUBLISH/SUBSCRIBE for the topics, `SET NX PX` leases renewed by a
-//! compare-and-extend script, `GETDEL` for seeks, `PEXPIRE` to keep them alive. Spoken in RESP2 over two connections per
-//! node (commands, pipelined; and the subscription), written here rather than taken from a
-//! crate: the `redis` crate is BSD-3-Clause (the project takes MIT/Apache only), and the few
-//! commands used fit in this file.
+//! compare-and-extend script, `GETDEL` for seeks, `PEXPIRE` to keep them alive. Spoken in
+//! RESP2 over two connections per node (commands, pipelined; and the subscription), written
+//! here rather than taken from a crate: the `redis` crate is BSD-3-Clause (the project takes
+//! MIT/Apache only), and the few commands used fit in this file.
 
 use super::bus::{Bus, BusError, BusFuture, Inbound, Inbox};
 use std::collections::VecDeque;

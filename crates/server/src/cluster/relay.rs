@@ -304,16 +304,9 @@ impl Relay {
                 self.to_owner(&header, &serde_json::to_vec(&msg).unwrap_or_default());
             }
             // The engine runs on the owner, a relay has no lease to lose, and the owner is
-            // the one that counts followers.
-            Cmd::Ai { .. } | Cmd::Lost | Cmd::Following { .. } => {}
-            // A oneshot cannot cross the bus, and the store has every told move.
-            Cmd::Positions { reply } => {
-                let (app, game) = (self.app.clone(), self.game.clone());
-                tokio::spawn(async move {
-                    let positions = game::stored_positions(&app, &game).await;
-                    let _ = reply.send(positions.and_then(|p| p.ok_or_else(|| "no game".into())));
-                });
-            }
+            // the one that counts followers. `game::positions` asks only a game's actor and
+            // reads the store for a relayed game (a dropped reply sends it there too).
+            Cmd::Ai { .. } | Cmd::Lost | Cmd::Following { .. } | Cmd::Positions { .. } => {}
         }
     }
 
@@ -354,9 +347,8 @@ impl Relay {
     async fn take_over(&mut self) -> bool {
         let app = self.app.clone();
         let loaded = async {
-            let row = app.store.game(&self.game).await.map_err(|e| e.to_string())?;
-            let row = row.ok_or_else(|| "the game is not in the store".to_string())?;
-            let events = app.store.events(&self.game).await.map_err(|e| e.to_string())?;
+            let stored = game::stored(&app, &self.game).await?;
+            let (row, events) = stored.ok_or_else(|| "the game is not in the store".to_string())?;
             self.unregister();
             game::load(&app, row, events).await
         };

@@ -248,11 +248,7 @@ impl Actor {
 
     /// Replays the move list from the start.
     fn rebuild(&mut self) -> Result<(), String> {
-        let mut record = AnyRecord::new(self.start.clone());
-        for m in &self.moves {
-            record.play_text(&m.mv).map_err(|e| format!("replaying {}: {e}", m.mv))?;
-        }
-        self.record = record;
+        self.record = super::replay::record(&self.start, &self.moves, |_| {})?;
         Ok(())
     }
 

@@ -304,10 +304,9 @@ pub async fn get_or_load(app: &Arc<App>, id: &str) -> Result<Option<GameHandle>,
     if let Some(cluster) = app.cluster() {
         return cluster.clone().open(app, id).await;
     }
-    let Some(row) = app.store.game(id).await.map_err(|e| e.to_string())? else {
+    let Some((row, events)) = stored(app, id).await? else {
         return Ok(None);
     };
-    let events = app.store.events(id).await.map_err(|e| e.to_string())?;
     lock(&app.games).retain(|gid, h| gid != id || !h.tx.is_closed());
     load(app, row, events).await.map(Some)
 }
@@ -333,15 +332,23 @@ pub async fn positions(
 }
 
 /// The positions of a game for replay as the store has them; `None` for an unknown game.
-pub async fn stored_positions(
+async fn stored_positions(
     app: &App,
     id: &str,
 ) -> Result<Option<cannonade_wire::Positions>, String> {
+    let Some((row, events)) = stored(app, id).await? else {
+        return Ok(None);
+    };
+    replay::from_store(&row, &events).map(Some)
+}
+
+/// A game's row and every event, as the store has them; `None` for an unknown game.
+pub async fn stored(app: &App, id: &str) -> Result<Option<(GameRow, Vec<EventRow>)>, String> {
     let Some(row) = app.store.game(id).await.map_err(|e| e.to_string())? else {
         return Ok(None);
     };
     let events = app.store.events(id).await.map_err(|e| e.to_string())?;
-    replay::from_store(&row, &events).map(Some)
+    Ok(Some((row, events)))
 }
 
 /// Brings every live game of the store back (server start); with other nodes, those whose

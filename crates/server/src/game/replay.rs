@@ -17,14 +17,25 @@ pub fn start_of(row: &GameRow) -> Result<(GameKind, AnyGame, GameOptions), Strin
     Ok((kind, start, options))
 }
 
-/// The start and the position after each of `moves` (an error if a move no longer replays).
-pub fn positions(start: &AnyGame, moves: &[MoveInfo]) -> Result<Vec<PublicPosition>, String> {
+/// The record of `moves` played from `start`, calling `after_each` after every move (an
+/// error if a move no longer replays).
+pub fn record(
+    start: &AnyGame,
+    moves: &[MoveInfo],
+    mut after_each: impl FnMut(&AnyRecord),
+) -> Result<AnyRecord, String> {
     let mut record = AnyRecord::new(start.clone());
-    let mut positions = vec![PublicPosition::of(start)];
     for m in moves {
         record.play_text(&m.mv).map_err(|e| format!("replaying {}: {e}", m.mv))?;
-        positions.push(PublicPosition::of(&record.position()));
+        after_each(&record);
     }
+    Ok(record)
+}
+
+/// The start and the position after each of `moves` (an error if a move no longer replays).
+pub fn positions(start: &AnyGame, moves: &[MoveInfo]) -> Result<Vec<PublicPosition>, String> {
+    let mut positions = vec![PublicPosition::of(start)];
+    record(start, moves, |r| positions.push(PublicPosition::of(&r.position())))?;
     Ok(positions)
 }
 
