@@ -67,6 +67,9 @@ const SETUP: Duration = Duration::from_secs(300);
 const MAX_GAMES: usize = 20_000;
 const MAX_SPECTATORS: usize = 100_000;
 const MAX_DURATION: u64 = 3600;
+/// After the run's end no bot moves and no spectator proposes, but everyone goes on reading
+/// this long, so the moves sent just before the end are measured too.
+const DRAIN: Duration = Duration::from_secs(2);
 
 /// What one process measured: merged over processes by `--procs`.
 #[derive(Default, serde::Serialize, serde::Deserialize)]
@@ -133,6 +136,9 @@ impl Report {
 struct Shared {
     /// The last move sent per game: (ply, when).
     sent: Mutex<HashMap<String, (u32, Instant)>>,
+    /// The start of the measured run: moves sent before it (while thousands of sockets
+    /// were still connecting) are not measured.
+    from: std::sync::OnceLock<Instant>,
     moves: AtomicU64,
     errors: Mutex<BTreeMap<String, u64>>,
     reconnects: AtomicU64,
@@ -150,7 +156,8 @@ impl Shared {
     fn latency(&self, game: &str, ply: u32, now: Instant) -> Option<u32> {
         let sent = self.sent.lock().unwrap_or_else(|e| e.into_inner());
         let &(p, at) = sent.get(game)?;
-        (p == ply).then(|| now.saturating_duration_since(at).as_micros() as u32)
+        let measured = self.from.get().is_some_and(|&from| at >= from);
+        (p == ply && measured).then(|| now.saturating_duration_since(at).as_micros() as u32)
     }
 }
 
@@ -502,6 +509,7 @@ async fn load(
     let moves_before = shared.moves.load(Relaxed);
     shared.opponent.lock().unwrap_or_else(|e| e.into_inner()).clear();
     shared.spectator.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    let _ = shared.from.set(Instant::now());
     let end = Instant::now() + Duration::from_secs(args.duration);
     let _ = ready_tx.send(Some(end));
     tokio::time::sleep_until(end).await;
@@ -521,6 +529,11 @@ async fn load(
         spectator: take(&shared.spectator),
         errors: std::mem::take(&mut *shared.errors.lock().unwrap_or_else(|e| e.into_inner())),
     })
+}
+
+/// Whether the run is still on (bots move, spectators propose and churn): before the end.
+fn running(end: Option<Instant>) -> bool {
+    end.is_none_or(|end| Instant::now() < end)
 }
 
 /// The end of the run once it is known.
@@ -588,14 +601,14 @@ async fn bot(
             m = recv(&mut ws) => match m? { Some(m) => m, None => bail!("the server closed the socket") },
             _ = wait(move_at) => {
                 move_at = None;
-                if !legal.is_empty() {
+                if !legal.is_empty() && running(end) {
                     let mv = legal[rng.below(legal.len() as u64) as usize].mv.clone();
                     shared.sent.lock().unwrap_or_else(|e| e.into_inner()).insert(game.clone(), (ply, Instant::now()));
                     send(&mut ws, &ClientMsg::Move { game: game.clone(), ply, mv }).await?;
                 }
                 continue;
             }
-            _ = wait(end) => break,
+            _ = wait(end.map(|end| end + DRAIN)) => break,
             r = ready.changed(), if end.is_none() => { r?; end = end_of(&ready); continue; }
         };
         let now = Instant::now();
@@ -709,13 +722,13 @@ async fn spectator(
             m = peek(&mut ws) => match m? { Some(m) => m, None => bail!("the server closed the socket") },
             _ = wait(propose_at) => {
                 propose_at = None;
-                if !legal.is_empty() {
+                if !legal.is_empty() && running(end) {
                     let mv = legal[rng.below(legal.len() as u64) as usize].clone();
                     send(&mut ws, &ClientMsg::Propose { game: game.clone(), ply, mv }).await?;
                 }
                 continue;
             }
-            _ = wait(churn_at), if !game.is_empty() => {
+            _ = wait(churn_at), if !game.is_empty() && running(end) => {
                 churn_at = Some(Instant::now() + Duration::from_secs(10));
                 if rng.below(100) < churn as u64 {
                     let _ = ws.close(None).await;
@@ -725,7 +738,7 @@ async fn spectator(
                 }
                 continue;
             }
-            _ = wait(end) => break,
+            _ = wait(end.map(|end| end + DRAIN)) => break,
             r = ready.changed(), if end.is_none() => { r?; end = end_of(&ready); continue; }
         };
         let now = Instant::now();
