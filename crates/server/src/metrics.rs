@@ -4,8 +4,46 @@
 use std::fmt::Write;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// Bucket bounds of the move latency histogram, in milliseconds.
+/// Bucket bounds of the latency histograms, in milliseconds.
 const BUCKETS_MS: [u64; 11] = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 5000];
+
+/// A latency histogram in the Prometheus layout (cumulative buckets, sum and count).
+#[derive(Debug, Default)]
+pub struct Histogram {
+    buckets: [AtomicU64; BUCKETS_MS.len()],
+    count: AtomicU64,
+    sum_us: AtomicU64,
+}
+
+impl Histogram {
+    /// Records one duration, in microseconds.
+    pub fn observe(&self, micros: u64) {
+        let ms = micros / 1000;
+        for (i, b) in BUCKETS_MS.iter().enumerate() {
+            if ms < *b || (ms == *b && micros.is_multiple_of(1000)) {
+                self.buckets[i].fetch_add(1, Relaxed);
+            }
+        }
+        self.count.fetch_add(1, Relaxed);
+        self.sum_us.fetch_add(micros, Relaxed);
+    }
+
+    fn render(&self, out: &mut String, name: &str, help: &str) {
+        let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} histogram");
+        for (i, b) in BUCKETS_MS.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "{name}_bucket{{le=\"{}\"}} {}",
+                *b as f64 / 1000.0,
+                self.buckets[i].load(Relaxed)
+            );
+        }
+        let count = self.count.load(Relaxed);
+        let _ = writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {count}");
+        let _ = writeln!(out, "{name}_sum {}", self.sum_us.load(Relaxed) as f64 / 1e6);
+        let _ = writeln!(out, "{name}_count {count}");
+    }
+}
 
 /// The server's counters and gauges.
 #[derive(Debug, Default)]
@@ -26,24 +64,13 @@ pub struct Metrics {
     pub slow_drops: AtomicU64,
     /// Store batches committed.
     pub store_batches: AtomicU64,
-    latency_buckets: [AtomicU64; BUCKETS_MS.len()],
-    latency_count: AtomicU64,
-    latency_sum_us: AtomicU64,
+    /// From a move's receipt to its broadcast, store commit included.
+    pub move_latency: Histogram,
+    /// The duration of one group commit of game events.
+    pub store_commit: Histogram,
 }
 
 impl Metrics {
-    /// Records one move's latency from receipt to broadcast (store commit included).
-    pub fn observe_move(&self, micros: u64) {
-        let ms = micros / 1000;
-        for (i, b) in BUCKETS_MS.iter().enumerate() {
-            if ms < *b || (ms == *b && micros.is_multiple_of(1000)) {
-                self.latency_buckets[i].fetch_add(1, Relaxed);
-            }
-        }
-        self.latency_count.fetch_add(1, Relaxed);
-        self.latency_sum_us.fetch_add(micros, Relaxed);
-    }
-
     /// The text exposition.
     pub fn render(&self) -> String {
         let mut out = String::new();
@@ -83,23 +110,16 @@ impl Metrics {
             "Store batches committed.",
             self.store_batches.load(Relaxed),
         );
-        let name = "cannonade_move_latency_seconds";
-        let _ = writeln!(
-            out,
-            "# HELP {name} From a move's receipt to its broadcast, store commit included.\n# TYPE {name} histogram"
+        self.move_latency.render(
+            &mut out,
+            "cannonade_move_latency_seconds",
+            "From a move's receipt to its broadcast, store commit included.",
         );
-        for (i, b) in BUCKETS_MS.iter().enumerate() {
-            let _ = writeln!(
-                out,
-                "{name}_bucket{{le=\"{}\"}} {}",
-                *b as f64 / 1000.0,
-                self.latency_buckets[i].load(Relaxed)
-            );
-        }
-        let count = self.latency_count.load(Relaxed);
-        let _ = writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {count}");
-        let _ = writeln!(out, "{name}_sum {}", self.latency_sum_us.load(Relaxed) as f64 / 1e6);
-        let _ = writeln!(out, "{name}_count {count}");
+        self.store_commit.render(
+            &mut out,
+            "cannonade_store_commit_seconds",
+            "One group commit of game events to the store.",
+        );
         out
     }
 }
@@ -111,11 +131,17 @@ mod tests {
     #[test]
     fn histogram_buckets_are_cumulative() {
         let m = Metrics::default();
-        m.observe_move(500); // 0.5 ms
-        m.observe_move(30_000); // 30 ms
+        m.move_latency.observe(500); // 0.5 ms
+        m.move_latency.observe(30_000); // 30 ms
         let text = m.render();
         assert!(text.contains("cannonade_move_latency_seconds_bucket{le=\"0.001\"} 1"));
         assert!(text.contains("cannonade_move_latency_seconds_bucket{le=\"0.05\"} 2"));
+        assert!(text.contains("cannonade_move_latency_seconds_count 2"));
+        // Each histogram counts only its own observations.
+        m.store_commit.observe(7_000);
+        let text = m.render();
+        assert!(text.contains("cannonade_store_commit_seconds_bucket{le=\"0.005\"} 0"));
+        assert!(text.contains("cannonade_store_commit_seconds_bucket{le=\"0.01\"} 1"));
         assert!(text.contains("cannonade_move_latency_seconds_count 2"));
     }
 }

@@ -42,7 +42,9 @@ async fn commit(store: &Arc<dyn Store>, metrics: &Metrics, batch: Vec<(Vec<Event
         return;
     }
     let all: Vec<EventRow> = batch.iter().flat_map(|(r, _)| r.iter().cloned()).collect();
+    let started = std::time::Instant::now();
     let result = store.append(&all).await;
+    metrics.store_commit.observe(started.elapsed().as_micros() as u64);
     metrics.store_batches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     match result {
         Ok(()) => {

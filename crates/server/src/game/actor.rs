@@ -945,7 +945,7 @@ impl Actor {
         self.summary.moves.store(self.moves.len() as u32, Relaxed);
         self.app.metrics.moves.fetch_add(1, Relaxed);
         self.reveal_proposals(side, &recorded);
-        self.app.metrics.observe_move(received.elapsed().as_micros() as u64);
+        self.app.metrics.move_latency.observe(received.elapsed().as_micros() as u64);
         if let Next::Over(outcome) = format::judge(&self.record, self.format, false) {
             self.end(outcome.winner, outcome.reason.as_str()).await?;
         }
