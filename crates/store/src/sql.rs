@@ -7,12 +7,17 @@ use crate::{
 };
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyConnection, AnyPool, Row};
+use std::fmt::Write;
 
 /// A store on SQLite or PostgreSQL, picked by the URL's scheme.
 #[derive(Clone, Debug)]
 pub struct SqlStore {
     pool: AnyPool,
 }
+
+/// Rows per `INSERT` of game events: 3 parameters each, under SQLite's oldest limit of 999
+/// parameters a statement.
+const EVENTS_PER_INSERT: usize = 300;
 
 const GAME_COLUMNS: &str = "id, kind, options, start_fen, initial_ms, increment_ms, rated, \
     first_user, second_user, first_name, second_name, first_ai, second_ai, seed, commitment, \
@@ -131,13 +136,19 @@ impl SqlStore {
             return Ok(());
         }
         let mut tx = self.pool.begin().await?;
-        for e in events {
-            sqlx::query("INSERT INTO game_events (game_id, v, body) VALUES ($1, $2, $3)")
-                .bind(&e.game_id)
-                .bind(e.v)
-                .bind(&e.body)
-                .execute(&mut *tx)
-                .await?;
+        // One statement per chunk, not per row: a group commit of many games' moves costs one
+        // round trip to the database (or to SQLite's worker thread) per chunk.
+        for chunk in events.chunks(EVENTS_PER_INSERT) {
+            let mut sql = String::from("INSERT INTO game_events (game_id, v, body) VALUES ");
+            for i in 0..chunk.len() {
+                let sep = if i == 0 { "" } else { "," };
+                let _ = write!(sql, "{sep}(${}, ${}, ${})", 3 * i + 1, 3 * i + 2, 3 * i + 3);
+            }
+            let mut query = sqlx::query(&sql);
+            for e in chunk {
+                query = query.bind(&e.game_id).bind(e.v).bind(&e.body);
+            }
+            query.execute(&mut *tx).await?;
         }
         tx.commit().await?;
         Ok(())

@@ -67,6 +67,16 @@ async fn contract(store: &dyn Store, prefix: &str) {
     assert!(store.append(&[ev(3), ev(2)]).await.is_err());
     let events = store.events(prefix).await.unwrap();
     assert_eq!(events, vec![ev(1), ev(2)]);
+    // A group commit larger than one statement's worth of rows is still one transaction:
+    // whole when it succeeds, nothing of it when its last row fails.
+    let many: Vec<EventRow> = (3..=1000).map(ev).collect();
+    let mut bad = many.clone();
+    bad.push(ev(2));
+    assert!(store.append(&bad).await.is_err());
+    assert_eq!(store.events(prefix).await.unwrap().len(), 2);
+    store.append(&many).await.unwrap();
+    let events = store.events(prefix).await.unwrap();
+    assert_eq!(events, [vec![ev(1), ev(2)], many].concat());
 
     let rating = RatingRow {
         user_id: user.id.clone(),
@@ -129,7 +139,7 @@ async fn sqlite_file_store_keeps_everything_across_reopen() {
     }
     // Reopening applies no migration twice and finds the data.
     let store = SqlStore::connect(&url).await.unwrap();
-    assert_eq!(store.events("a").await.unwrap().len(), 2);
+    assert_eq!(store.events("a").await.unwrap().len(), 1000);
     std::fs::remove_dir_all(&dir).ok();
 }
 
