@@ -12,6 +12,11 @@ mod verify;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
+/// mimalloc rather than the system allocator: the server's many short-lived frames and
+/// socket buffers made glibc's malloc about half of its CPU under load (docs/server.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "cannonade",
