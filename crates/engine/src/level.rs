@@ -3,7 +3,7 @@
 //! [`crate::params::LEVELS`]).
 
 use crate::Limits;
-use crate::params::LEVELS;
+use crate::params::{LEVEL_ELO, LEVELS};
 
 /// A playing level, 1 to 10.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -28,19 +28,25 @@ impl Level {
         self.0
     }
 
-    /// The level whose nominal Elo is nearest to `elo` (clamped to [`ELO_RANGE`]).
+    /// The level whose Elo is nearest to `elo` (clamped to [`ELO_RANGE`]).
+    ///
+    /// ```
+    /// use cannonade_engine::Level;
+    /// assert_eq!(Level::from_elo(800), Level::MIN);
+    /// assert_eq!(Level::from_elo(2390), Level::MAX);
+    /// assert_eq!(Level::from_elo(1500).number(), 3);
+    /// ```
     pub fn from_elo(elo: u32) -> Level {
         let (lo, hi) = ELO_RANGE;
-        let e = elo.clamp(lo, hi) - lo;
-        let step = (hi - lo) / 9;
-        Level(1 + ((e + step / 2) / step).min(9) as u8)
+        let e = elo.clamp(lo, hi);
+        let nearest = (0..LEVEL_ELO.len()).min_by_key(|&i| LEVEL_ELO[i].abs_diff(e)).unwrap_or(0);
+        Level(nearest as u8 + 1)
     }
 
-    /// The nominal Elo of the level, evenly spread over [`ELO_RANGE`] (the ladder in
-    /// docs/engine.md measures the real steps).
+    /// The level's `UCI_Elo`: the measured ladder's shape scaled onto [`ELO_RANGE`]
+    /// ([`crate::params::LEVEL_ELO`]).
     pub fn nominal_elo(self) -> u32 {
-        let (lo, hi) = ELO_RANGE;
-        lo + (self.0 as u32 - 1) * (hi - lo) / 9
+        LEVEL_ELO[self.0 as usize - 1]
     }
 
     /// Evaluation noise in ± centipawns.
@@ -112,6 +118,11 @@ mod tests {
             let l = Level(n);
             assert_eq!(Level::from_elo(l.nominal_elo()), l);
         }
+        assert_eq!(Level::MIN.nominal_elo(), ELO_RANGE.0);
+        assert_eq!(Level::MAX.nominal_elo(), ELO_RANGE.1);
+        // Between two levels, the nearer one.
+        assert_eq!(Level::from_elo(1700), Level(4));
+        assert_eq!(Level::from_elo(1800), Level(5));
         assert_eq!(Level::new(0), None);
         assert_eq!(Level::new(11), None);
     }

@@ -167,3 +167,9 @@ pub const LEVELS: [(u32, u64, i32, u32); 10] = [
     (9, 3_000_000, 3, 50),
     (u32::MAX, u64::MAX, 0, 100),
 ];
+
+/// The `UCI_Elo` of each level, for `UCI_LimitStrength`. The shape is the measured ladder
+/// (Xiangqi, docs/engine.md: steps of +470, +545, +280, +211, +163, +89, +89, +221, +211
+/// from level 1 up, 2,279 in all); self-play exaggerates such gaps, so the whole is scaled
+/// onto 800–2400 (× 0.70). Level n's figure is 800 + 0.70 × (the sum of the steps below it).
+pub const LEVEL_ELO: [u32; 10] = [800, 1130, 1513, 1709, 1857, 1972, 2034, 2097, 2252, 2400];
