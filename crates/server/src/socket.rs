@@ -74,8 +74,17 @@ pub async fn run(app: Arc<App>, ws: WebSocket, token: Option<String>) {
     lock(&app.online).entry(conn.user.id.clone()).or_default().push(conn.clone());
     app.metrics.sockets.fetch_add(1, Relaxed);
     let writer = tokio::spawn(async move {
-        while let Some(frame) = rx.recv().await {
-            if sink.send(Message::Text(frame)).await.is_err() {
+        // Whatever has queued up behind a frame goes out with it in one write: a move and
+        // its reveal cost one system call, not two.
+        'frames: while let Some(frame) = rx.recv().await {
+            let mut next = Some(frame);
+            while let Some(frame) = next.take() {
+                if sink.feed(Message::Text(frame)).await.is_err() {
+                    break 'frames;
+                }
+                next = rx.try_recv().ok();
+            }
+            if sink.flush().await.is_err() {
                 break;
             }
         }
