@@ -7,8 +7,8 @@
 //! The search: iterative deepening, principal-variation search with aspiration windows, a
 //! transposition table keyed by the game's hash, quiescence over captures and shots, move
 //! ordering (hash move, MVV-LVA, killers, history), check extensions, null-move and reverse
-//! futility pruning, late-move reductions, expectimax with Star1 pruning at Banqi's chance
-//! nodes, and each game's repetition rule on the search path and the game's history.
+//! futility pruning, late-move reductions, expectimax with Star1 and Star2 pruning at Banqi's
+//! chance nodes, and each game's repetition rule on the search path and the game's history.
 //!
 //! ```
 //! use cannonade_engine::{Engine, Limits};
