@@ -9,8 +9,8 @@ use crate::params::{LEVEL_ELO, LEVELS};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Level(u8);
 
-/// The `UCI_Elo` range the levels are spread over.
-pub const ELO_RANGE: (u32, u32) = (800, 2400);
+/// The `UCI_Elo` range the levels are spread over: from level 1's Elo to level 10's.
+pub const ELO_RANGE: (u32, u32) = (LEVEL_ELO[0], LEVEL_ELO[LEVEL_ELO.len() - 1]);
 
 impl Level {
     /// Full strength.

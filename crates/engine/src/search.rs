@@ -94,11 +94,13 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-/// An expanded chance node: the position, its outcomes and their total weight, the depth its
+/// An expanded chance node: the position, its outcomes, the position after each (resolved
+/// once, for the probes and the full search alike) and their total weight, the depth its
 /// outcomes are searched to and its ply.
 struct ChanceNode<'a, G: Evaluate> {
     pos: &'a G,
     outcomes: &'a [Weighted<G::Chance>],
+    children: &'a [G],
     total: i64,
     depth: i32,
     ply: usize,
@@ -112,22 +114,22 @@ impl<G: Evaluate> Clone for ChanceNode<'_, G> {
 
 impl<G: Evaluate> Copy for ChanceNode<'_, G> {}
 
-impl<G: Evaluate> ChanceNode<'_, G> {
-    /// The position after outcome `i`.
-    fn outcome(&self, i: usize) -> G {
-        let mut child = self.pos.clone();
-        child.resolve(self.outcomes[i].outcome);
-        child
-    }
+/// The position after the chance event of `pos` comes out as `outcome`.
+fn resolved<G: Evaluate>(pos: &G, outcome: G::Chance) -> G {
+    let mut child = pos.clone();
+    child.resolve(outcome);
+    child
+}
 
+impl<G: Evaluate> ChanceNode<'_, G> {
     /// Whether the seat to move after every outcome is the chance node's mover
     /// (`Some(false)`) or its opponent after every outcome (`Some(true)`); `None` when it
     /// depends on the outcome. Star2 needs the outcomes' values bounded from the same side,
     /// so only a uniform successor seat allows probing.
     fn same_next_mover(&self) -> Option<bool> {
         let mut turned = None;
-        for i in 0..self.outcomes.len() {
-            let t = self.outcome(i).mover() != self.pos.mover();
+        for child in self.children {
+            let t = child.mover() != self.pos.mover();
             if *turned.get_or_insert(t) != t {
                 return None;
             }
@@ -687,7 +689,9 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         let v = if total == 0 {
             self.eval(pos)
         } else if expand && depth >= CHANCE_EXPAND_DEPTH && ply <= CHANCE_EXPAND_PLY {
-            let node = ChanceNode { pos, outcomes: &outcomes, total, depth, ply };
+            let children: Vec<G> = outcomes.iter().map(|w| resolved(pos, w.outcome)).collect();
+            let node =
+                ChanceNode { pos, outcomes: &outcomes, children: &children, total, depth, ply };
             self.expectimax(&node, alpha, beta)
         } else {
             self.chance_static(pos, &outcomes, total, ply)
@@ -706,8 +710,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
     ) -> i32 {
         let mut sum = 0i64;
         for w in outcomes {
-            let mut child = pos.clone();
-            child.resolve(w.outcome);
+            let child = resolved(pos, w.outcome);
             let v = match child.quick_outcome() {
                 Some(o) => outcome_score(o, child.mover(), ply + 1),
                 None => self.eval(&child),
@@ -773,7 +776,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                 Some(-MATE)
             } else {
                 let (floor, target) = (floor.max(-mate) as i32, target.min(mate) as i32);
-                self.probe(&node.outcome(i), node.depth, node.ply + 1, floor, target)
+                self.probe(&node.children[i], node.depth, node.ply + 1, floor, target)
             };
             if self.aborted {
                 return false;
@@ -860,7 +863,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
     /// found so far and the bounds of the outcomes still to come; a value outside its window
     /// proves the node fails low or high, and the node returns that bound.
     fn star1(&mut self, node: &ChanceNode<G>, bounds: &[(i32, i32)], alpha: i32, beta: i32) -> i32 {
-        let ChanceNode { pos, outcomes, total, depth, ply } = *node;
+        let ChanceNode { pos, outcomes, children, total, depth, ply } = *node;
         let (alpha_w, beta_w) = (alpha as i64 * total, beta as i64 * total);
         let mut lo_rest: i64 =
             outcomes.iter().zip(bounds).map(|(w, b)| w.weight as i64 * b.0 as i64).sum();
@@ -871,15 +874,15 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             let weight = w.weight as i64;
             lo_rest -= weight * lo as i64;
             hi_rest -= weight * hi as i64;
-            let child = node.outcome(i);
+            let child = &children[i];
             let a = (alpha_w - sum - hi_rest).div_euclid(weight);
             let b = (beta_w - sum - lo_rest + weight - 1).div_euclid(weight);
             let (ca, cb) = (a.max(-INF as i64) as i32, b.min(INF as i64) as i32);
             self.stack.push(Frame { hash: child.hash(), in_check: child.in_check() });
             let v = if child.mover() == pos.mover() {
-                self.negamax(&child, depth, ply + 1, ca, cb, true)
+                self.negamax(child, depth, ply + 1, ca, cb, true)
             } else {
-                -self.negamax(&child, depth, ply + 1, -cb, -ca, true)
+                -self.negamax(child, depth, ply + 1, -cb, -ca, true)
             };
             self.stack.pop();
             if self.aborted {
