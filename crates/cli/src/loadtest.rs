@@ -62,6 +62,8 @@ static SEATING: Semaphore = Semaphore::const_new(64);
 
 /// How long setting up may take before the run starts without the stragglers.
 const SETUP: Duration = Duration::from_secs(300);
+/// The longest a socket may take to connect and be welcomed.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The largest load the tool will generate.
 const MAX_GAMES: usize = 20_000;
@@ -183,6 +185,14 @@ impl Target {
     /// ephemeral ports near 28,000 sockets.
     async fn connect(&self, n: usize, token: Option<&str>) -> Result<(Ws, String)> {
         let _slot = self.slots.acquire().await?;
+        // A connection the server never answers (its SYN or upgrade lost in a storm) fails
+        // instead of holding the whole run at its start.
+        tokio::time::timeout(CONNECT_TIMEOUT, self.open(n, token))
+            .await
+            .map_err(|_| anyhow::anyhow!("no welcome within {CONNECT_TIMEOUT:?}"))?
+    }
+
+    async fn open(&self, n: usize, token: Option<&str>) -> Result<(Ws, String)> {
         let socket = TcpSocket::new_v4()?;
         if self.server.ip().is_loopback() && self.server.is_ipv4() {
             socket.bind(SocketAddr::from((
@@ -302,7 +312,13 @@ pub fn run(args: Args) -> Result<()> {
         None if args.procs > 1 => return parent(&args),
         None => None,
     };
-    let runtime = tokio::runtime::Runtime::new()?;
+    // A load process that is one of several runs on one thread: `--procs` already spreads
+    // the load over the cores, and one thread per process spares the cores the wake-ups
+    // between threads that the server being measured needs.
+    let runtime = match part {
+        Some(_) => tokio::runtime::Builder::new_current_thread().enable_all().build()?,
+        None => tokio::runtime::Runtime::new()?,
+    };
     let report = runtime.block_on(load(args.clone(), servers, kind, part))?;
     match part {
         Some(_) => println!("{}", serde_json::to_string(&report)?),
