@@ -117,10 +117,26 @@ pub fn serve_on(
     Ok((addr, app, task))
 }
 
+/// Connections the kernel may hold for the server to accept (it caps this at
+/// `net.core.somaxconn`). The standard library's 128 drops SYNs when thousands of clients
+/// reconnect at once, as after a restart, and each dropped SYN costs its client a second or
+/// more of back-off.
+const LISTEN_BACKLOG: u32 = 4096;
+
+/// A listening socket at `addr` with [`LISTEN_BACKLOG`].
+fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = match addr {
+        SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+        SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(LISTEN_BACKLOG)
+}
+
 /// Runs the server at `config.addr` until Ctrl-C.
 pub async fn serve(config: Config) -> Result<(), ServeError> {
-    let listener = tokio::net::TcpListener::bind(config.addr)
-        .await
+    let listener = listen(config.addr)
         .map_err(|e| ServeError(format!("cannot listen on {}: {e}", config.addr)))?;
     let addr = listener.local_addr().map_err(|e| ServeError(e.to_string()))?;
     let app = build(config).await?;
