@@ -36,6 +36,12 @@ impl<M> MoveBuf<M> {
         self.moves.clear();
     }
 
+    /// Keeps only the moves for which `keep` is true, in order.
+    #[inline]
+    pub fn retain(&mut self, keep: impl FnMut(&M) -> bool) {
+        self.moves.retain(keep);
+    }
+
     /// Number of moves.
     #[inline]
     pub fn len(&self) -> usize {

@@ -2,7 +2,7 @@
 //! evaluation, which moves are tactical, check, the repetition rule and cheap end tests.
 //! One implementation per game lives in `eval/`; the rules crates know nothing of it.
 
-use cannonade_core::{Next, Outcome, Reason, Rules};
+use cannonade_core::{MoveBuf, Next, Outcome, Reason, Rules};
 
 /// How a game treats a position that occurs again (judged inside the search).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +38,13 @@ pub trait Evaluate: Rules {
     /// its ordering value, most valuable victim first, least valuable attacker next.
     /// `None` for a quiet move.
     fn tactical_value(&self, mv: Self::Move) -> Option<i32>;
+
+    /// The legal tactical moves into `buf` (cleared first), for quiescence. The default
+    /// filters the legal moves; a game with a cheaper generator overrides it.
+    fn tactical_moves(&self, buf: &mut MoveBuf<Self::Move>) {
+        self.legal_moves(buf);
+        buf.retain(|&m| self.tactical_value(m).is_some());
+    }
 
     /// Whether a tactical move very probably loses material: a capture by a piece worth more
     /// than its victim onto a point the opponent can take back on. Quiescence skips such

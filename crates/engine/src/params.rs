@@ -6,39 +6,52 @@
 pub const ASPIRATION_WINDOW: i32 = 30;
 /// Depth from which iterations start with an aspiration window.
 pub const ASPIRATION_MIN_DEPTH: i32 = 5;
-/// Reverse futility (static null move) margin per ply of remaining depth.
+/// Reverse futility (static null move) margin per ply of remaining depth (one ply less
+/// when the mover's static value is improving).
 pub const REVERSE_FUTILITY_MARGIN: i32 = 110;
 /// Deepest remaining depth where reverse futility pruning applies.
-pub const REVERSE_FUTILITY_DEPTH: i32 = 4;
-/// Futility pruning: at this remaining depth or less, a quiet move that gives no check is
-/// skipped when the static value plus `FUTILITY_BASE + FUTILITY_MARGIN * depth` cannot reach
-/// alpha.
-pub const FUTILITY_DEPTH: i32 = 3;
+pub const REVERSE_FUTILITY_DEPTH: i32 = 6;
+/// Futility pruning: when a quiet move that gives no check would be searched, after its
+/// late-move reduction, to this depth or less, it is skipped if the static value plus
+/// `FUTILITY_BASE + FUTILITY_MARGIN * depth` cannot reach alpha.
+pub const FUTILITY_DEPTH: i32 = 5;
 /// See [`FUTILITY_DEPTH`].
 pub const FUTILITY_BASE: i32 = 80;
 /// See [`FUTILITY_DEPTH`].
 pub const FUTILITY_MARGIN: i32 = 110;
 /// Late-move pruning: at this remaining depth or less, quiet moves after the first
-/// `LMP_BASE + LMP_FACTOR * depth²` (in move order) that give no check are not searched.
-pub const LMP_DEPTH: i32 = 3;
+/// `(LMP_BASE + depth²) / 2` in move order (twice as many when the mover's static value is
+/// improving) that give no check are not searched.
+pub const LMP_DEPTH: i32 = 7;
 /// See [`LMP_DEPTH`].
-pub const LMP_BASE: usize = 4;
-/// See [`LMP_DEPTH`].
-pub const LMP_FACTOR: usize = 2;
+pub const LMP_BASE: usize = 5;
 /// Contempt: a drawn repetition counts this much against the side the search plays for.
 pub const DRAW_CONTEMPT: i32 = 40;
 /// Shallowest remaining depth where null-move pruning is tried.
 pub const NULL_MOVE_MIN_DEPTH: i32 = 3;
-/// Base null-move reduction; one more ply per `NULL_MOVE_DEPTH_DIVISOR` of depth.
-pub const NULL_MOVE_BASE_REDUCTION: i32 = 2;
+/// Base null-move reduction; one more ply per `NULL_MOVE_DEPTH_DIVISOR` of depth and per
+/// `NULL_MOVE_EVAL_DIVISOR` of static value above beta (at most `NULL_MOVE_EVAL_MAX`).
+pub const NULL_MOVE_BASE_REDUCTION: i32 = 3;
 /// See [`NULL_MOVE_BASE_REDUCTION`].
 pub const NULL_MOVE_DEPTH_DIVISOR: i32 = 4;
+/// See [`NULL_MOVE_BASE_REDUCTION`].
+pub const NULL_MOVE_EVAL_DIVISOR: i32 = 200;
+/// See [`NULL_MOVE_BASE_REDUCTION`].
+pub const NULL_MOVE_EVAL_MAX: i32 = 3;
+/// Internal iterative reduction: a node with no hash move at this remaining depth or more
+/// is searched one ply shallower (its move order is a guess; the next iteration finds it
+/// with a hash move).
+pub const IIR_MIN_DEPTH: i32 = 4;
 /// Shallowest remaining depth where late moves are reduced.
 pub const LMR_MIN_DEPTH: i32 = 3;
 /// Moves searched at full depth before reductions start (more at PV nodes).
 pub const LMR_FULL_MOVES: usize = 3;
-/// Reduction = ln(depth) * ln(move number) / LMR_DIVISOR (in hundredths).
+/// Reduction = ln(depth) * ln(move number) / LMR_DIVISOR (in hundredths), one ply more at
+/// non-PV nodes whose static value is not improving, and less or more by the move's history.
 pub const LMR_DIVISOR_CENTI: f64 = 225.0;
+/// A quiet move's reduction shrinks by one ply per this much history (and grows as much for
+/// a negative history).
+pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 /// Quiescence plies in which check evasions are searched in full (deeper, stand pat).
 pub const QS_EVASION_PLIES: usize = 4;
 /// Deepest ply of the whole search (extensions included).

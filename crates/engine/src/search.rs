@@ -1,7 +1,9 @@
 //! The search: iterative deepening over principal-variation alpha-beta with aspiration
 //! windows, a transposition table, quiescence over tactical moves, check extensions,
-//! null-move pruning, reverse futility pruning and late-move reductions, and expectimax with
-//! Star1 and Star2 pruning at chance nodes. It is generic over [`Evaluate`] and monomorphised
+//! null-move pruning, reverse futility and futility pruning, late-move pruning and
+//! reductions (scaled by whether the mover's static value is improving and by history),
+//! internal iterative reductions, and expectimax with Star1 and Star2 pruning at chance
+//! nodes. It is generic over [`Evaluate`] and monomorphised
 //! per game.
 //!
 //! Scores are from the view of the seat to move at each node; a child's score is negated only
@@ -12,10 +14,10 @@
 use crate::params::{
     ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, CHANCE_EXPAND_DEPTH, CHANCE_EXPAND_MOVES,
     CHANCE_EXPAND_PLY, DRAW_CONTEMPT, EXTENSION_PLY_FACTOR, FUTILITY_BASE, FUTILITY_DEPTH,
-    FUTILITY_MARGIN, HISTORY_MAX, LMP_BASE, LMP_DEPTH, LMP_FACTOR, LMR_DIVISOR_CENTI,
-    LMR_FULL_MOVES, LMR_MIN_DEPTH, MAX_PLY, NULL_MOVE_BASE_REDUCTION, NULL_MOVE_DEPTH_DIVISOR,
-    NULL_MOVE_MIN_DEPTH, QS_EVASION_PLIES, REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_MARGIN,
-    STAR2_MIN_DEPTH,
+    FUTILITY_MARGIN, HISTORY_MAX, IIR_MIN_DEPTH, LMP_BASE, LMP_DEPTH, LMR_DIVISOR_CENTI,
+    LMR_FULL_MOVES, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, MAX_PLY, NULL_MOVE_BASE_REDUCTION,
+    NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_EVAL_DIVISOR, NULL_MOVE_EVAL_MAX, NULL_MOVE_MIN_DEPTH,
+    QS_EVASION_PLIES, REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_MARGIN, STAR2_MIN_DEPTH,
 };
 use crate::tt::{Bound, Table};
 use crate::{Evaluate, Limits, Repetition};
@@ -151,6 +153,9 @@ struct Searcher<'a, G: Evaluate> {
     scores: Vec<Vec<i32>>,
     outcomes: Vec<Vec<Weighted<G::Chance>>>,
     killers: Vec<[Option<G::Move>; 2]>,
+    /// By ply: the mover and its static value there (`None` in check or not evaluated), to
+    /// tell whether the mover's position is improving over its previous turn.
+    evals: Vec<Option<(Side, i32)>>,
     history: Vec<i32>,
     pv: Vec<Vec<G::Move>>,
     stack: Vec<Frame>,
@@ -161,6 +166,10 @@ struct Searcher<'a, G: Evaluate> {
     lmr: Vec<[i32; 64]>,
     /// [`STAR2_MIN_DEPTH`], or beyond any depth for Star1 alone (tests compare the two).
     star2_min_depth: i32,
+    /// Forward pruning (reductions of nodes without a hash move, reverse futility, null
+    /// move, futility and late-move pruning) is on; tests that compare with exact
+    /// fixed-depth values turn it off.
+    prune: bool,
 }
 
 impl<'a, G: Evaluate> Searcher<'a, G> {
@@ -191,6 +200,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             self.scores.push(Vec::with_capacity(128));
             self.outcomes.push(Vec::with_capacity(16));
             self.killers.push([None, None]);
+            self.evals.push(None);
             self.pv.push(Vec::with_capacity(32));
         }
     }
@@ -326,6 +336,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
     ) -> i32 {
         self.ensure_ply(ply);
         self.pv[ply].clear();
+        self.evals[ply] = None;
         let pv_node = beta - alpha > 1;
         if ply > 0 {
             if let Some(o) = pos.quick_outcome() {
@@ -375,19 +386,51 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                 return e.score;
             }
         }
+        let mover = pos.mover();
         let static_eval = if in_check { -INF } else { self.eval(pos) };
-        if !pv_node && !in_check && ply > 0 && beta.abs() < MATE_BOUND {
-            if depth <= REVERSE_FUTILITY_DEPTH
-                && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
+        if !in_check {
+            self.evals[ply] = Some((mover, static_eval));
+        }
+        // Improving: better than at the mover's previous turn (or that is unknown).
+        let improving = !in_check
+            && match ply.checked_sub(2).and_then(|p| self.evals[p]) {
+                Some((side, before)) if side == mover => static_eval > before,
+                _ => true,
+            };
+        // The hash score bounds the value more tightly than the static value where it can.
+        let eval = match entry {
+            Some(e)
+                if !in_check
+                    && e.score.abs() < MATE_BOUND
+                    && match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => e.score > static_eval,
+                        Bound::Upper => e.score < static_eval,
+                    } =>
             {
-                return static_eval;
+                e.score
+            }
+            _ => static_eval,
+        };
+        if self.prune && ply > 0 && tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+            depth -= 1;
+        }
+        if self.prune && !pv_node && !in_check && ply > 0 && beta.abs() < MATE_BOUND {
+            if depth <= REVERSE_FUTILITY_DEPTH
+                && eval.abs() < MATE_BOUND
+                && eval - REVERSE_FUTILITY_MARGIN * (depth - improving as i32) >= beta
+            {
+                return eval;
             }
             if null_ok
                 && depth >= NULL_MOVE_MIN_DEPTH
+                && eval >= beta
                 && static_eval >= beta
                 && let Some(passed) = pos.null_move()
             {
-                let r = NULL_MOVE_BASE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
+                let r = NULL_MOVE_BASE_REDUCTION
+                    + depth / NULL_MOVE_DEPTH_DIVISOR
+                    + ((eval - beta) / NULL_MOVE_EVAL_DIVISOR).min(NULL_MOVE_EVAL_MAX);
                 let flip = passed.mover() != pos.mover();
                 self.stack.push(Frame { hash: passed.hash(), in_check: false });
                 let v = if flip {
@@ -414,23 +457,18 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             scores.push(self.order_score(pos, ply, mv, tt_move));
         }
 
-        let mover = pos.mover();
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
         let mut quiets: Vec<G::Move> = Vec::new();
         let mut chance_moves = 0;
         let mut quiet_count = 0usize;
-        // Shallow non-PV nodes far below alpha search only their tactical moves and checks
-        // (futility), and only the first quiet moves in order (late-move pruning).
-        let prune_quiets =
-            !pv_node && !in_check && ply > 0 && depth <= FUTILITY_DEPTH.max(LMP_DEPTH);
-        let futile = prune_quiets
-            && depth <= FUTILITY_DEPTH
-            && alpha.abs() < MATE_BOUND
-            && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
+        // At non-PV nodes, quiet moves that would be searched shallow far below alpha are
+        // skipped (futility), and at shallow ones all but the first quiet moves in order
+        // (late-move pruning).
+        let prune_quiets = self.prune && !pv_node && !in_check && ply > 0;
         let lmp_limit = if depth <= LMP_DEPTH {
-            LMP_BASE + LMP_FACTOR * (depth * depth) as usize
+            (LMP_BASE + (depth * depth) as usize) * (1 + improving as usize) / 2
         } else {
             usize::MAX
         };
@@ -450,13 +488,34 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             let mut child = pos.clone();
             child.play(mv);
             let gives_check = !child.chance_pending() && child.in_check();
+            let new_depth = depth - 1;
+            // The late-move reduction this move would get.
+            let mut r = 0;
+            if depth >= LMR_MIN_DEPTH
+                && i >= LMR_FULL_MOVES + pv_node as usize
+                && !tactical
+                && !in_check
+                && !gives_check
+                && scores[i] < 1 << 23
+            {
+                r = self.lmr[depth.min(63) as usize][i.min(63)] - pv_node as i32
+                    + (!pv_node && !improving) as i32
+                    - scores[i] / LMR_HISTORY_DIVISOR;
+                r = r.clamp(0, (new_depth - 1).max(0));
+            }
             if !tactical && !child.chance_pending() {
                 quiet_count += 1;
                 if prune_quiets
                     && !gives_check
                     && best > -MATE_BOUND
                     && scores[i] < 1 << 23
-                    && (futile || quiet_count > lmp_limit)
+                    && (quiet_count > lmp_limit
+                        || (new_depth - r <= FUTILITY_DEPTH
+                            && alpha.abs() < MATE_BOUND
+                            && static_eval
+                                + FUTILITY_BASE
+                                + FUTILITY_MARGIN * (new_depth - r).max(0)
+                                <= alpha))
                 {
                     continue;
                 }
@@ -465,22 +524,10 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                 chance_moves += 1;
                 chance_moves <= CHANCE_EXPAND_MOVES
             };
-            let new_depth = depth - 1;
             let mut score;
             if i == 0 {
                 score = self.child(mover, &child, gives_check, expand, new_depth, ply, alpha, beta);
             } else {
-                let mut r = 0;
-                if depth >= LMR_MIN_DEPTH
-                    && i >= LMR_FULL_MOVES + pv_node as usize
-                    && !tactical
-                    && !in_check
-                    && !gives_check
-                    && scores[i] < 1 << 23
-                {
-                    r = self.lmr[depth.min(63) as usize][i.min(63)] - pv_node as i32;
-                    r = r.clamp(0, (new_depth - 1).max(0));
-                }
                 score = self.child(
                     mover,
                     &child,
@@ -610,9 +657,17 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             alpha = alpha.max(stand);
             best = stand;
         }
-        let (mut buf, mut scores) = match self.take_moves(pos, ply) {
-            Ok(lists) => lists,
-            Err(stuck) => return stuck,
+        let (mut buf, mut scores) = if evading {
+            match self.take_moves(pos, ply) {
+                Ok(lists) => lists,
+                Err(stuck) => return stuck,
+            }
+        } else {
+            // Standing pat covers the quiet moves, so only the tactical ones are listed (a
+            // position without any legal move is then valued by its stand-pat score).
+            let mut buf = std::mem::take(&mut self.bufs[ply]);
+            pos.tactical_moves(&mut buf);
+            (buf, std::mem::take(&mut self.scores[ply]))
         };
         scores.clear();
         let mut n = 0;
@@ -964,6 +1019,7 @@ fn searcher<'a, G: Evaluate>(
         scores: Vec::new(),
         outcomes: Vec::new(),
         killers: Vec::new(),
+        evals: Vec::new(),
         history: vec![0; G::MOVE_INDEXES],
         pv: Vec::new(),
         stack,
@@ -972,6 +1028,7 @@ fn searcher<'a, G: Evaluate>(
         root_mover: pos.mover(),
         lmr,
         star2_min_depth: STAR2_MIN_DEPTH,
+        prune: true,
     }
 }
 
@@ -1201,6 +1258,8 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut s = searcher(pos, &[], &limits, &stop, &mut tt, Style::default());
         s.star2_min_depth = star2_min_depth;
+        // The reference searches every node to its full depth.
+        s.prune = false;
         s.iterate(pos, |_| {})
     }
 

@@ -57,6 +57,12 @@ impl Sink for Lister<'_> {
 impl Position {
     /// Feeds every legal move of the side to move to `sink`.
     pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
+        self.generate_onto(sink, ALL);
+    }
+
+    /// Feeds the legal moves of the side to move that end on a point of `onto` to `sink`.
+    #[inline(always)]
+    fn generate_onto<S: Sink>(&self, sink: &mut S, onto: u128) {
         let us = self.side;
         let them = !us;
         let own = self.by_colour[us.index()];
@@ -82,7 +88,7 @@ impl Position {
             !self.attacked_with(k, them, occ2, occ_t2, opp & !tb)
         };
         let emit = |sink: &mut S, from: u8, targets: u128| {
-            let targets = targets & !own;
+            let targets = targets & !own & onto;
             if (1u128 << from) & leave != 0 {
                 for to in Bits128(targets) {
                     if test(from, to) {
@@ -120,7 +126,7 @@ impl Position {
         for from in Bits128(own & k[Kind::Advisor.index()]) {
             emit(sink, from, ADVISOR_MOVES[from as usize]);
         }
-        for to in Bits128(GENERAL_MOVES[ksq as usize] & !own) {
+        for to in Bits128(GENERAL_MOVES[ksq as usize] & !own & onto) {
             if test(ksq, to) {
                 sink.one(ksq, to);
             }
@@ -131,6 +137,14 @@ impl Position {
     pub fn legal_moves_into(&self, buf: &mut MoveBuf<Move>) {
         buf.clear();
         self.generate(&mut Lister(buf));
+    }
+
+    /// Every legal capture, into `buf` (cleared first): what quiescence searches, without
+    /// listing the quiet moves it would throw away.
+    pub fn legal_captures_into(&self, buf: &mut MoveBuf<Move>) {
+        buf.clear();
+        let opp = self.by_colour[(!self.side).index()];
+        self.generate_onto(&mut Lister(buf), opp);
     }
 
     /// Every legal move.

@@ -7,7 +7,7 @@ use crate::params::{
     XIANGQI_VALUES,
 };
 use crate::{Evaluate, Repetition};
-use cannonade_core::{Outcome, Reason, Rules};
+use cannonade_core::{MoveBuf, Outcome, Reason, Rules};
 use cannonade_geom::bits::Bits128;
 use cannonade_xiangqi::tables::{FILE, HALF};
 use cannonade_xiangqi::{Colour, Kind, MOVE_LIMIT, Move, Position, RepetitionRule, Square};
@@ -143,6 +143,10 @@ impl Evaluate for Position {
         let victim = self.piece_at(mv.to())?;
         let attacker = self.piece_at(mv.from()).map_or(0, |p| XIANGQI_VALUES[p.kind.index()]);
         Some(XIANGQI_VALUES[victim.kind.index()] * 16 - attacker / 16)
+    }
+
+    fn tactical_moves(&self, buf: &mut MoveBuf<Move>) {
+        self.legal_captures_into(buf);
     }
 
     fn losing_capture(&self, mv: Move) -> bool {
