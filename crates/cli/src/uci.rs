@@ -17,6 +17,10 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+/// Of a `go movetime`, at most this many milliseconds are kept back for the reply (the
+/// search checks the time every thousand nodes or so).
+const MOVETIME_MARGIN_MS: u64 = 5;
+
 pub fn run() -> Result<()> {
     let stdin = std::io::stdin();
     run_session(stdin.lock(), std::io::stdout());
@@ -327,7 +331,10 @@ impl<W: Write + Send + 'static> Session<W> {
             limits.depth = Some(limits.depth.unwrap_or(u32::MAX).min(mate.saturating_mul(2)));
         }
         if let Some(mt) = go.movetime {
-            limits.time = Some(Duration::from_millis(mt.saturating_sub(self.move_overhead).max(1)));
+            // A fixed time per move is no clock to lose on: only the last time check's lag
+            // is kept in hand (as Stockfish does), not the whole overhead.
+            let margin = self.move_overhead.min(MOVETIME_MARGIN_MS);
+            limits.time = Some(Duration::from_millis(mt.saturating_sub(margin).max(1)));
         } else {
             let first = game.mover() == cannonade_core::Side::First;
             let (time, inc) = if first { (go.wtime, go.winc) } else { (go.btime, go.binc) };

@@ -156,6 +156,11 @@ struct Searcher<'a, G: Evaluate> {
     /// By ply: the mover and its static value there (`None` in check or not evaluated), to
     /// tell whether the mover's position is improving over its previous turn.
     evals: Vec<Option<(Side, i32)>>,
+    /// By ply: the [`Evaluate::move_index`] of the move being searched there (`None` for a
+    /// null move), so the reply can look up its counter-move.
+    played: Vec<Option<usize>>,
+    /// By move index: the quiet reply that last refuted that move.
+    counters: Vec<Option<G::Move>>,
     history: Vec<i32>,
     pv: Vec<Vec<G::Move>>,
     stack: Vec<Frame>,
@@ -201,6 +206,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             self.outcomes.push(Vec::with_capacity(16));
             self.killers.push([None, None]);
             self.evals.push(None);
+            self.played.push(None);
             self.pv.push(Vec::with_capacity(32));
         }
     }
@@ -432,6 +438,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                     + depth / NULL_MOVE_DEPTH_DIVISOR
                     + ((eval - beta) / NULL_MOVE_EVAL_DIVISOR).min(NULL_MOVE_EVAL_MAX);
                 let flip = passed.mover() != pos.mover();
+                self.played[ply] = None;
                 self.stack.push(Frame { hash: passed.hash(), in_check: false });
                 let v = if flip {
                     -self.negamax(&passed, depth - 1 - r, ply + 1, -beta, -beta + 1, false)
@@ -524,6 +531,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                 chance_moves += 1;
                 chance_moves <= CHANCE_EXPAND_MOVES
             };
+            self.played[ply] = Some(pos.move_index(mv));
             let mut score;
             if i == 0 {
                 score = self.child(mover, &child, gives_check, expand, new_depth, ply, alpha, beta);
@@ -591,9 +599,16 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         best
     }
 
+    /// The quiet move that last refuted the move searched at the ply before `ply`.
+    fn counter(&self, ply: usize) -> Option<G::Move> {
+        let previous = self.played[ply.checked_sub(1)?]?;
+        self.counters[previous]
+    }
+
     /// A move's rank in move order, highest first: the hash move, then tactical moves by
-    /// MVV-LVA, the killers, losing captures, and quiet moves by history. Scores of `1 << 23`
-    /// and more mark the moves that late-move pruning and reductions leave alone.
+    /// MVV-LVA, the killers, the counter-move, losing captures, and quiet moves by history.
+    /// Scores of `1 << 23` and more mark the moves that late-move pruning and reductions
+    /// leave alone.
     fn order_score(&self, pos: &G, ply: usize, mv: G::Move, tt_move: Option<G::Move>) -> i32 {
         let killers = self.killers[ply];
         if Some(mv) == tt_move {
@@ -602,21 +617,26 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             // Losing captures go after the killers, still before the other quiet moves.
             if pos.losing_capture(mv) { (1 << 22) + t } else { (1 << 24) + t }
         } else if Some(mv) == killers[0] {
-            (1 << 23) + 1
+            (1 << 23) + 2
         } else if Some(mv) == killers[1] {
+            (1 << 23) + 1
+        } else if Some(mv) == self.counter(ply) {
             1 << 23
         } else {
             self.history[pos.move_index(mv)]
         }
     }
 
-    /// A quiet move caused a cut-off: make it a killer and raise its history; lower the
-    /// history of the quiet moves tried before it.
+    /// A quiet move caused a cut-off: make it a killer and the counter-move of the move
+    /// before it, and raise its history; lower the history of the quiet moves tried before it.
     fn reward(&mut self, pos: &G, ply: usize, mv: G::Move, tried: &[G::Move], depth: i32) {
         let k = &mut self.killers[ply];
         if k[0] != Some(mv) {
             k[1] = k[0];
             k[0] = Some(mv);
+        }
+        if let Some(previous) = ply.checked_sub(1).and_then(|p| self.played[p]) {
+            self.counters[previous] = Some(mv);
         }
         let bonus = (depth * depth).min(400);
         let mut bump = |i: usize, b: i32| {
@@ -1020,6 +1040,8 @@ fn searcher<'a, G: Evaluate>(
         outcomes: Vec::new(),
         killers: Vec::new(),
         evals: Vec::new(),
+        played: Vec::new(),
+        counters: vec![None; G::MOVE_INDEXES],
         history: vec![0; G::MOVE_INDEXES],
         pv: Vec::new(),
         stack,
