@@ -120,7 +120,7 @@ pub enum Room {
 pub struct UserInfo {
     /// Stable user id.
     pub id: String,
-    /// Display name (anonymous users get `anon-xxxx`).
+    /// Display name (anonymous users get `anon-` and their id).
     pub name: String,
     /// Whether this is an account with a password (only accounts play rated games).
     pub account: bool,
