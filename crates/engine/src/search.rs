@@ -214,14 +214,19 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
     /// This ply's move and score buffers, filled with `pos`'s legal moves (give them back
     /// with [`Self::give_back`]); `Err` with the score of the position when it has none.
     fn take_moves(&mut self, pos: &G, ply: usize) -> Result<(MoveBuf<G::Move>, Vec<i32>), i32> {
-        let mut buf = std::mem::take(&mut self.bufs[ply]);
-        let scores = std::mem::take(&mut self.scores[ply]);
+        let (mut buf, scores) = self.lend(ply);
         pos.legal_moves(&mut buf);
         if buf.is_empty() {
             self.give_back(ply, buf, scores);
             return Err(outcome_score(pos.stuck_outcome(), pos.mover(), ply));
         }
         Ok((buf, scores))
+    }
+
+    /// This ply's move and score buffers as they are (give them back with
+    /// [`Self::give_back`]).
+    fn lend(&mut self, ply: usize) -> (MoveBuf<G::Move>, Vec<i32>) {
+        (std::mem::take(&mut self.bufs[ply]), std::mem::take(&mut self.scores[ply]))
     }
 
     /// Returns the buffers [`Self::take_moves`] lent, so the next node at this ply reuses
@@ -510,6 +515,8 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                     - scores[i] / LMR_HISTORY_DIVISOR;
                 r = r.clamp(0, (new_depth - 1).max(0));
             }
+            // The depth this move would be searched to.
+            let lmr_depth = new_depth - r;
             if !tactical && !child.chance_pending() {
                 quiet_count += 1;
                 if prune_quiets
@@ -517,11 +524,9 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                     && best > -MATE_BOUND
                     && scores[i] < 1 << 23
                     && (quiet_count > lmp_limit
-                        || (new_depth - r <= FUTILITY_DEPTH
+                        || (lmr_depth <= FUTILITY_DEPTH
                             && alpha.abs() < MATE_BOUND
-                            && static_eval
-                                + FUTILITY_BASE
-                                + FUTILITY_MARGIN * (new_depth - r).max(0)
+                            && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth.max(0)
                                 <= alpha))
                 {
                     continue;
@@ -685,9 +690,9 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         } else {
             // Standing pat covers the quiet moves, so only the tactical ones are listed (a
             // position without any legal move is then valued by its stand-pat score).
-            let mut buf = std::mem::take(&mut self.bufs[ply]);
+            let (mut buf, scores) = self.lend(ply);
             pos.tactical_moves(&mut buf);
-            (buf, std::mem::take(&mut self.scores[ply]))
+            (buf, scores)
         };
         scores.clear();
         let mut n = 0;

@@ -2,6 +2,7 @@
 
 use crate::{Move, Position};
 use cannonade_core::testkit::Conformance;
+use cannonade_core::{MoveBuf, Weighted};
 
 impl Conformance for Position {
     fn reference_moves(&self) -> Vec<Move> {
@@ -39,5 +40,20 @@ impl Conformance for Position {
             }
         }
         Ok(mv)
+    }
+
+    /// The captures-only generator (quiescence's) lists exactly the legal moves that capture.
+    fn check_invariants(&self, _chances: &[Weighted<Self::Chance>]) -> Result<(), String> {
+        let mut want: Vec<Move> =
+            self.legal_moves().into_iter().filter(|&m| self.is_capture(m)).collect();
+        let mut buf = MoveBuf::new();
+        self.legal_captures_into(&mut buf);
+        let mut got = buf.into_vec();
+        want.sort();
+        got.sort();
+        if got != want {
+            return Err(format!("legal captures {got:?}, capturing legal moves {want:?}"));
+        }
+        Ok(())
     }
 }
