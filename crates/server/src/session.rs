@@ -143,25 +143,36 @@ pub fn unsaved(user: &UserCtx) -> Option<NewPlayer> {
     })
 }
 
-/// Notes that the user is in the store (their first game was written).
+/// Whether the user is in the store already.
+pub fn is_saved(user: &UserCtx) -> bool {
+    user.persisted.load(Ordering::Acquire)
+}
+
+/// Notes that the user is in the store (their first game, or the first move that scored
+/// their proposal, was written).
 pub fn saved(user: &UserCtx) {
     user.persisted.store(true, Ordering::Release);
 }
 
 /// Writes a user who holds no seat yet, on its own: a seek shared with other nodes is taken
-/// on a node that has no session of the seeker to write with the game.
-pub async fn persist(app: &App, user: &UserCtx) -> Result<(), StoreError> {
-    let Some(player) = unsaved(user) else {
+/// on a node that has no session of the seeker to write with the game. Decided on the writer
+/// task, as a game's new players are, so the user is written once.
+pub async fn persist(app: &App, user: &Arc<UserCtx>) -> Result<(), StoreError> {
+    if is_saved(user) {
         return Ok(());
-    };
+    }
+    let user = user.clone();
     app.writer
         .exec(move |store| async move {
+            let Some(player) = unsaved(&user) else {
+                return Ok(());
+            };
             store.create_user(&player.user).await?;
-            store.create_session(&player.token_hash, &player.user.id).await
+            store.create_session(&player.token_hash, &player.user.id).await?;
+            saved(&user);
+            Ok(())
         })
-        .await?;
-    saved(user);
-    Ok(())
+        .await
 }
 
 fn check_name(name: &str) -> Result<(), AccountError> {

@@ -5,7 +5,8 @@
 //! contention between writers; with PostgreSQL it costs nothing.
 
 use crate::metrics::Metrics;
-use cannonade_store::{EventRow, Store, StoreError};
+use crate::session::{self, UserCtx};
+use cannonade_store::{EventRow, NewPlayer, Store, StoreError};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -14,8 +15,11 @@ use tokio::sync::{mpsc, oneshot};
 type Reply = oneshot::Sender<Result<(), StoreError>>;
 type Task = Box<dyn FnOnce(Arc<dyn Store>) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send>;
 
+/// Events to append, the users to write with them if they are not stored yet, and who waits.
+type Append = (Vec<EventRow>, Vec<Arc<UserCtx>>, Reply);
+
 enum Job {
-    Append(Vec<EventRow>, Reply),
+    Append(Append),
     Exec(Task),
 }
 
@@ -28,7 +32,7 @@ pub struct Writer {
 impl std::fmt::Debug for Job {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Job::Append(rows, _) => write!(f, "Append({} rows)", rows.len()),
+            Job::Append((rows, ..)) => write!(f, "Append({} rows)", rows.len()),
             Job::Exec(_) => f.write_str("Exec"),
         }
     }
@@ -37,30 +41,48 @@ impl std::fmt::Debug for Job {
 /// At most this many events per transaction.
 const MAX_BATCH: usize = 1024;
 
-async fn commit(store: &Arc<dyn Store>, metrics: &Metrics, batch: Vec<(Vec<EventRow>, Reply)>) {
+/// The users of `users` not stored yet, once each (decided here, on the writer task, as a
+/// new game's players are, so a user is written once).
+fn unsaved<'a>(users: impl Iterator<Item = &'a Arc<UserCtx>>) -> Vec<NewPlayer> {
+    let mut new: Vec<NewPlayer> = Vec::new();
+    for p in users.filter_map(|u| session::unsaved(u)) {
+        if !new.iter().any(|n| n.user.id == p.user.id) {
+            new.push(p);
+        }
+    }
+    new
+}
+
+async fn commit(store: &Arc<dyn Store>, metrics: &Metrics, batch: Vec<Append>) {
     if batch.is_empty() {
         return;
     }
-    let all: Vec<EventRow> = batch.iter().flat_map(|(r, _)| r.iter().cloned()).collect();
+    let all: Vec<EventRow> = batch.iter().flat_map(|(r, ..)| r.iter().cloned()).collect();
+    let players = unsaved(batch.iter().flat_map(|(_, u, _)| u));
     let started = std::time::Instant::now();
-    let result = store.append(&all).await;
+    let result = store.append(&all, &players).await;
     metrics.store_commit.observe(started.elapsed().as_micros() as u64);
     metrics.store_batches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     match result {
         Ok(()) => {
-            for (_, reply) in batch {
+            for (_, users, reply) in batch {
+                users.iter().for_each(|u| session::saved(u));
                 let _ = reply.send(Ok(()));
             }
         }
         // One bad request must not fail its neighbours: retry each alone.
         Err(e) if batch.len() > 1 => {
             tracing::warn!("batched commit failed ({e}); retrying one by one");
-            for (rows, reply) in batch {
-                let _ = reply.send(store.append(&rows).await);
+            for (rows, users, reply) in batch {
+                let result = store.append(&rows, &unsaved(users.iter())).await;
+                if result.is_ok() {
+                    users.iter().for_each(|u| session::saved(u));
+                }
+                let _ = reply.send(result);
             }
         }
         Err(e) => {
-            for (_, reply) in batch {
+            for (.., reply) in batch {
                 let _ = reply.send(Err(e.clone()));
             }
         }
@@ -79,9 +101,9 @@ impl Writer {
                 let mut next = Some(first);
                 while let Some(job) = next.take() {
                     match job {
-                        Job::Append(r, reply) => {
-                            rows += r.len();
-                            batch.push((r, reply));
+                        Job::Append(append) => {
+                            rows += append.0.len();
+                            batch.push(append);
                         }
                         Job::Exec(task) => later.push(task),
                     }
@@ -98,11 +120,16 @@ impl Writer {
         Writer { tx }
     }
 
-    /// Commits `rows`; returns once they are durable (or failed, with nothing written).
-    pub async fn append(&self, rows: Vec<EventRow>) -> Result<(), StoreError> {
+    /// Commits `rows`, with those of `users` not stored yet; returns once they are durable
+    /// (or failed, with nothing written).
+    pub async fn append(
+        &self,
+        rows: Vec<EventRow>,
+        users: Vec<Arc<UserCtx>>,
+    ) -> Result<(), StoreError> {
         let (reply, answer) = oneshot::channel();
         self.tx
-            .send(Job::Append(rows, reply))
+            .send(Job::Append((rows, users, reply)))
             .await
             .map_err(|_| StoreError("the writer has stopped".into()))?;
         answer.await.map_err(|_| StoreError("the writer has stopped".into()))?

@@ -8,7 +8,7 @@ mod common;
 
 use cannonade_games::{AnyGame, AnyRecord, GameKind};
 use cannonade_store::{EventRow, GameRow, SqlStore, Store};
-use cannonade_wire::{ClientMsg, ClockState, GameEvent, MoveInfo, PublicPosition, Seat};
+use cannonade_wire::{ClientMsg, ClockState, GameEvent, MoveInfo, PublicPosition, Seat, ServerMsg};
 use common::{Client, config, server};
 use std::time::Duration;
 
@@ -84,7 +84,7 @@ async fn restart(
         ClockState { remaining_ms: [600_000, 600_000], running: Some(Seat::Second), game_ms };
     let kind: GameKind = g.kind.parse().unwrap();
     store.create_game(&g, &[]).await.unwrap();
-    store.append(&moved(kind, &g.start_fen, &g.id, moves, clock)).await.unwrap();
+    store.append(&moved(kind, &g.start_fen, &g.id, moves, clock), &[]).await.unwrap();
     tokio::time::sleep(down).await;
     let (addr, _app) = server(cannonade_server::Config { db: url, ..config() }).await;
     (addr, store)
@@ -180,4 +180,39 @@ async fn the_engine_searches_with_the_history_and_avoids_a_losing_repetition() {
     let (mut c, _) = watch(addr, "rp").await;
     let (v, ply, mv, _) = c.moved().await;
     assert_eq!((v, ply, mv.as_str()), (8, 7, "c5c8"));
+}
+
+#[tokio::test]
+async fn spectator_scores_and_the_crowd_record_survive_a_restart() {
+    let (url, _store) = file_store("crowd").await;
+    let (addr, _app) = server(cannonade_server::Config { db: url.clone(), ..config() }).await;
+    let (mut a, mut b, game) = common::pair(addr, GameKind::Xiangqi, common::tc(0, 0)).await;
+    let (mut s, _) = watch(addr, &game).await;
+    s.send(ClientMsg::Propose { game: game.clone(), ply: 0, mv: "h2e2".into() }).await;
+    s.until("ack", |m| matches!(m, ServerMsg::ProposalOk { .. })).await;
+    a.send(ClientMsg::Move { game: game.clone(), ply: 0, mv: "h2e2".into() }).await;
+    s.until("score", |m| matches!(m, ServerMsg::Score { hits: 1, total: 1, .. })).await;
+    b.moved().await;
+
+    // A second server on the same database: the first one's memory is gone from the view of
+    // anyone who connects to it.
+    let (addr, _app2) = server(cannonade_server::Config { db: url, ..config() }).await;
+    let before = s.user_id.clone();
+    let mut s = Client::connect(addr, Some(&s.token)).await;
+    assert_eq!(s.user_id, before, "the session carries over");
+    s.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    let snap = s.snapshot().await;
+    let crowd = snap.crowd.expect("spectators see the crowd's record");
+    assert_eq!((crowd.first.agreed, crowd.first.of), (1, 1));
+    let score = s.until("the score again", |m| matches!(m, ServerMsg::Score { .. })).await;
+    assert_eq!(score, ServerMsg::Score { game: game.clone(), hits: 1, total: 1 });
+    // Counting goes on from there.
+    let mut b = Client::connect(addr, Some(&b.token)).await;
+    b.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    b.snapshot().await;
+    s.send(ClientMsg::Propose { game: game.clone(), ply: 1, mv: "h9g7".into() }).await;
+    s.until("ack", |m| matches!(m, ServerMsg::ProposalOk { .. })).await;
+    b.send(ClientMsg::Move { game: game.clone(), ply: 1, mv: "b9c7".into() }).await;
+    let score = s.until("score", |m| matches!(m, ServerMsg::Score { .. })).await;
+    assert_eq!(score, ServerMsg::Score { game: game.clone(), hits: 1, total: 2 });
 }

@@ -33,9 +33,14 @@ pub trait Store: Send + Sync + 'static {
         game: &'a GameRow,
         new_players: &'a [NewPlayer],
     ) -> StoreFuture<'a, ()>;
-    /// Appends game events, all in one transaction: when this returns `Ok`, every event is
-    /// durable; on `Err`, none is.
-    fn append<'a>(&'a self, events: &'a [EventRow]) -> StoreFuture<'a, ()>;
+    /// Appends game events and the players first named in them (users with their sessions:
+    /// spectators whose first proposal a move scores), all in one transaction: when this
+    /// returns `Ok`, everything is durable; on `Err`, nothing is.
+    fn append<'a>(
+        &'a self,
+        events: &'a [EventRow],
+        new_players: &'a [NewPlayer],
+    ) -> StoreFuture<'a, ()>;
     /// Marks a game finished with its result, crowd record and export, and writes rating
     /// changes, in one transaction.
     fn finish<'a>(&'a self, finish: &'a Finish) -> StoreFuture<'a, ()>;

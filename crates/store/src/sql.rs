@@ -18,6 +18,8 @@ pub struct SqlStore {
 /// Rows per `INSERT` of game events: 3 parameters each, under SQLite's oldest limit of 999
 /// parameters a statement.
 const EVENTS_PER_INSERT: usize = 300;
+/// New users (and sessions) per `INSERT` statement, under the same bind limit.
+const PLAYERS_PER_INSERT: usize = 200;
 
 const GAME_COLUMNS: &str = "id, kind, options, start_fen, initial_ms, increment_ms, rated, \
     first_user, second_user, first_name, second_name, first_ai, second_ai, seed, commitment, \
@@ -95,10 +97,7 @@ impl SqlStore {
         new_players: &[NewPlayer],
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        for p in new_players {
-            insert_user(&mut tx, &p.user).await?;
-            insert_session(&mut tx, &p.token_hash, &p.user.id).await?;
-        }
+        insert_players(&mut tx, new_players).await?;
         let sql = format!(
             "INSERT INTO games ({GAME_COLUMNS}) VALUES \
              ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21)"
@@ -131,19 +130,20 @@ impl SqlStore {
         Ok(())
     }
 
-    async fn append_inner(&self, events: &[EventRow]) -> Result<(), StoreError> {
-        if events.is_empty() {
+    async fn append_inner(
+        &self,
+        events: &[EventRow],
+        new_players: &[NewPlayer],
+    ) -> Result<(), StoreError> {
+        if events.is_empty() && new_players.is_empty() {
             return Ok(());
         }
         let mut tx = self.pool.begin().await?;
+        insert_players(&mut tx, new_players).await?;
         // One statement per chunk, not per row: a group commit of many games' moves costs one
         // round trip to the database (or to SQLite's worker thread) per chunk.
         for chunk in events.chunks(EVENTS_PER_INSERT) {
-            let mut sql = String::from("INSERT INTO game_events (game_id, v, body) VALUES ");
-            for i in 0..chunk.len() {
-                let sep = if i == 0 { "" } else { "," };
-                let _ = write!(sql, "{sep}(${}, ${}, ${})", 3 * i + 1, 3 * i + 2, 3 * i + 3);
-            }
+            let sql = insert_many("game_events (game_id, v, body)", chunk.len(), 3);
             let mut query = sqlx::query(&sql);
             for e in chunk {
                 query = query.bind(&e.game_id).bind(e.v).bind(&e.body);
@@ -291,6 +291,43 @@ impl SqlStore {
     }
 }
 
+/// `INSERT INTO {table} VALUES` with `rows` placeholder tuples of `columns` each: one
+/// statement for many rows.
+fn insert_many(table: &str, rows: usize, columns: usize) -> String {
+    let mut sql = format!("INSERT INTO {table} VALUES ");
+    for r in 0..rows {
+        sql.push_str(if r == 0 { "(" } else { ",(" });
+        for c in 0..columns {
+            let sep = if c == 0 { "" } else { ", " };
+            let _ = write!(sql, "{sep}${}", r * columns + c + 1);
+        }
+        sql.push(')');
+    }
+    sql
+}
+
+/// Users with their sessions, a few statements for many (a move can score hundreds of new
+/// spectators).
+async fn insert_players(conn: &mut AnyConnection, players: &[NewPlayer]) -> Result<(), StoreError> {
+    for chunk in players.chunks(PLAYERS_PER_INSERT) {
+        let sql = insert_many("users (id, name, password_hash, created_ms)", chunk.len(), 4);
+        let mut query = sqlx::query(&sql);
+        for p in chunk {
+            let u = &p.user;
+            query = query.bind(&u.id).bind(&u.name).bind(&u.password_hash).bind(u.created_ms);
+        }
+        query.execute(&mut *conn).await?;
+        let sql = insert_many("sessions (token_hash, user_id, created_ms)", chunk.len(), 3);
+        let mut query = sqlx::query(&sql);
+        let now = now_ms();
+        for p in chunk {
+            query = query.bind(&p.token_hash).bind(&p.user.id).bind(now);
+        }
+        query.execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
 async fn insert_user(conn: &mut AnyConnection, u: &User) -> Result<(), StoreError> {
     sqlx::query("INSERT INTO users (id, name, password_hash, created_ms) VALUES ($1, $2, $3, $4)")
         .bind(&u.id)
@@ -332,8 +369,12 @@ impl Store for SqlStore {
     ) -> StoreFuture<'a, ()> {
         Box::pin(self.create_game_inner(game, new_players))
     }
-    fn append<'a>(&'a self, events: &'a [EventRow]) -> StoreFuture<'a, ()> {
-        Box::pin(self.append_inner(events))
+    fn append<'a>(
+        &'a self,
+        events: &'a [EventRow],
+        new_players: &'a [NewPlayer],
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(self.append_inner(events, new_players))
     }
     fn finish<'a>(&'a self, finish: &'a Finish) -> StoreFuture<'a, ()> {
         Box::pin(self.finish_inner(finish))

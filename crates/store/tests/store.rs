@@ -62,9 +62,9 @@ async fn contract(store: &dyn Store, prefix: &str) {
     assert!(store.user_games("nobody", 10).await.unwrap().is_empty());
 
     let ev = |v: i64| EventRow { game_id: prefix.into(), v, body: format!("{{\"n\":{v}}}") };
-    store.append(&[ev(1), ev(2)]).await.unwrap();
+    store.append(&[ev(1), ev(2)], &[]).await.unwrap();
     // A batch with a duplicate version fails whole: nothing of it is kept.
-    assert!(store.append(&[ev(3), ev(2)]).await.is_err());
+    assert!(store.append(&[ev(3), ev(2)], &[]).await.is_err());
     let events = store.events(prefix).await.unwrap();
     assert_eq!(events, vec![ev(1), ev(2)]);
     // A group commit larger than one statement's worth of rows is still one transaction:
@@ -72,11 +72,12 @@ async fn contract(store: &dyn Store, prefix: &str) {
     let many: Vec<EventRow> = (3..=1000).map(ev).collect();
     let mut bad = many.clone();
     bad.push(ev(2));
-    assert!(store.append(&bad).await.is_err());
+    assert!(store.append(&bad, &[]).await.is_err());
     assert_eq!(store.events(prefix).await.unwrap().len(), 2);
-    store.append(&many).await.unwrap();
+    store.append(&many, &[]).await.unwrap();
     let events = store.events(prefix).await.unwrap();
     assert_eq!(events, [vec![ev(1), ev(2)], many].concat());
+    events_and_their_new_players_are_one_transaction(store, prefix, ev(1001)).await;
 
     let rating = RatingRow {
         user_id: user.id.clone(),
@@ -102,19 +103,19 @@ async fn contract(store: &dyn Store, prefix: &str) {
     assert!(!store.live_games().await.unwrap().iter().any(|x| x.id == prefix));
 }
 
+/// An anonymous user `id` named `name`, with a session token hash made from the id.
+fn anonymous(id: &str, name: &str) -> NewPlayer {
+    NewPlayer {
+        user: User { id: id.into(), name: name.into(), password_hash: None, created_ms: 6 },
+        token_hash: format!("tok-{id}"),
+    }
+}
+
 /// A first-time player is written with the game they sit in, or not at all: when the game's
 /// row fails (here its id is taken by the game `prefix`), neither the user nor the session
 /// is left behind.
 async fn first_seat_and_game_are_one_transaction(store: &dyn Store, prefix: &str) {
-    let player = NewPlayer {
-        user: User {
-            id: format!("{prefix}-n1"),
-            name: format!("{prefix}anon"),
-            password_hash: None,
-            created_ms: 6,
-        },
-        token_hash: format!("{prefix}tok-n1"),
-    };
+    let player = anonymous(&format!("{prefix}-n1"), &format!("{prefix}anon"));
     let mut taken = game(prefix);
     taken.users = [Some(player.user.id.clone()), None];
     assert!(store.create_game(&taken, std::slice::from_ref(&player)).await.is_err());
@@ -128,6 +129,27 @@ async fn first_seat_and_game_are_one_transaction(store: &dyn Store, prefix: &str
     assert_eq!(store.game(&fresh.id).await.unwrap(), Some(fresh));
 }
 
+/// Spectators first scored by a move are written with it (more than one statement's worth
+/// here), or not at all: when an event fails, none of them is left behind.
+async fn events_and_their_new_players_are_one_transaction(
+    store: &dyn Store,
+    prefix: &str,
+    event: EventRow,
+) {
+    let players: Vec<NewPlayer> = (0..450)
+        .map(|i| anonymous(&format!("{prefix}-s{i}"), &format!("{prefix}-spectator-{i}")))
+        .collect();
+    let mut duplicate = event.clone();
+    duplicate.v = 1;
+    assert!(store.append(&[event.clone(), duplicate], &players).await.is_err());
+    assert_eq!(store.session_user(&players[0].token_hash).await.unwrap(), None);
+    store.append(std::slice::from_ref(&event), &players).await.unwrap();
+    for p in [&players[0], &players[449]] {
+        assert_eq!(store.session_user(&p.token_hash).await.unwrap(), Some(p.user.clone()));
+    }
+    assert_eq!(store.events(prefix).await.unwrap().last(), Some(&event));
+}
+
 #[tokio::test]
 async fn sqlite_file_store_keeps_everything_across_reopen() {
     let dir = std::env::temp_dir().join(format!("cannonade-store-{}", std::process::id()));
@@ -139,7 +161,7 @@ async fn sqlite_file_store_keeps_everything_across_reopen() {
     }
     // Reopening applies no migration twice and finds the data.
     let store = SqlStore::connect(&url).await.unwrap();
-    assert_eq!(store.events("a").await.unwrap().len(), 1000);
+    assert_eq!(store.events("a").await.unwrap().len(), 1001);
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -4,10 +4,11 @@
 use super::clock::{Clock, Expired};
 use super::export::export;
 use super::format;
-use super::proposals::Proposals;
+use super::proposals::{PlyCrowd, Proposals};
 use super::stored::StoredEvent;
 use super::{Audience, Cmd, Dealer, GameHandle, GameSpec, SeatSpec, Summary, role_of, start_game};
 use crate::rating::Rating;
+use crate::session::UserCtx;
 use crate::state::{App, Conn, Frame, Out, lock};
 use cannonade_banqi::DealSeed;
 use cannonade_commander::points::Format;
@@ -50,6 +51,15 @@ const FLUSH_EVERY: Duration = Duration::from_millis(1000);
 const CHAT_KEPT: usize = 50;
 
 type Refusal = (ErrorCode, String);
+
+/// A recorded move in the form spectators propose it: a Banqi flip is recorded with what it
+/// revealed (`d2=C`) and proposed as a request (`d2?`).
+fn proposal_form(recorded: &str) -> String {
+    match recorded.split_once('=') {
+        Some((square, _)) => format!("{square}?"),
+        None => recorded.to_string(),
+    }
+}
 
 fn refuse<T>(code: ErrorCode, text: impl Into<String>) -> Result<T, Refusal> {
     Err((code, text.into()))
@@ -218,10 +228,11 @@ impl Actor {
     /// Applies a stored event to the state (recovery), without telling anyone.
     fn apply(&mut self, event: &StoredEvent) -> Result<(), String> {
         match event {
-            StoredEvent::Moved { info, clock, .. } => {
+            StoredEvent::Moved { info, clock, crowd, .. } => {
                 self.record
                     .play_text(&info.mv)
                     .map_err(|e| format!("stored move {}: {e}", info.mv))?;
+                self.proposals.settle(info.seat.into(), crowd.as_ref());
                 self.moves.push(info.clone());
                 self.clock = Clock::restored(self.tc, clock);
                 self.offers.retain(|(k, _)| *k == OfferKind::Rematch);
@@ -511,6 +522,13 @@ impl Actor {
                 conn.send(&ServerMsg::Snapshot(Box::new(self.snapshot(role))));
             }
         }
+        // A spectator's own score, which a reload or a restart would otherwise hide until the
+        // next reveal.
+        if role == Role::Spectator
+            && let Some((hits, total)) = self.proposals.score(&conn.user.id)
+        {
+            conn.send(&ServerMsg::Score { game: self.id.clone(), hits, total });
+        }
         if let Out::Remote(r) = &conn.tx {
             // After its frames on the same topic: its node hands it broadcasts from here.
             r.cluster.synced(&r.node, &self.id, r.conn, v);
@@ -631,17 +649,42 @@ impl Actor {
     /// Stores events (one transaction), then numbers them and sends them out: the legal
     /// moves go with the last one to the seat to move and to spectators.
     async fn publish(&mut self, events: Vec<GameEvent>) -> Result<(), Refusal> {
+        self.publish_with(events, None).await
+    }
+
+    /// [`Self::publish`], storing with a move how its ply's proposals went.
+    async fn publish_with(
+        &mut self,
+        events: Vec<GameEvent>,
+        crowd: Option<PlyCrowd>,
+    ) -> Result<(), Refusal> {
         let base = self.events.len() as i64;
+        // Anonymous spectators whose proposal this move scores are written with it, so their
+        // session keeps its id (and its score) after a restart.
+        let mut proposers = Vec::new();
+        if let Some(c) = &crowd {
+            for sub in self.subs.values().filter(|s| s.role == Role::Spectator) {
+                let user = &sub.conn.user;
+                if !crate::session::is_saved(user)
+                    && (c.hit.binary_search(&user.id).is_ok()
+                        || c.missed.binary_search(&user.id).is_ok())
+                    && !proposers.iter().any(|u: &Arc<UserCtx>| u.id == user.id)
+                {
+                    proposers.push(user.clone());
+                }
+            }
+        }
+        let mut crowd = crowd;
         let rows = events
             .iter()
             .enumerate()
             .map(|(i, e)| EventRow {
                 game_id: self.id.clone(),
                 v: base + i as i64 + 1,
-                body: StoredEvent::of(e).to_body(),
+                body: StoredEvent::of_move(e, crowd.take()).to_body(),
             })
             .collect();
-        self.app.writer.append(rows).await.map_err(|e| {
+        self.app.writer.append(rows, proposers).await.map_err(|e| {
             tracing::error!(game = %self.id, "store: {e}");
             (ErrorCode::Storage, format!("the game could not be saved, nothing changed: {e}"))
         })?;
@@ -935,7 +978,9 @@ impl Actor {
         };
         self.moves.push(info);
         self.refresh_legal();
-        if let Err(e) = self.publish(vec![event]).await {
+        let request = proposal_form(&recorded);
+        let crowd = self.proposals.judge(&request);
+        if let Err(e) = self.publish_with(vec![event], crowd.clone()).await {
             self.moves.pop();
             let _ = self.rebuild();
             self.refresh_legal();
@@ -946,7 +991,7 @@ impl Actor {
         self.offers.clear();
         self.summary.moves.store(self.moves.len() as u32, Relaxed);
         self.app.metrics.moves.fetch_add(1, Relaxed);
-        self.reveal_proposals(side, &recorded);
+        self.reveal_proposals(side, request, crowd);
         self.app.metrics.move_latency.observe(received.elapsed().as_micros() as u64);
         if let Next::Over(outcome) = format::judge(&self.record, self.format, false) {
             self.end(outcome.winner, outcome.reason.as_str()).await?;
@@ -967,18 +1012,13 @@ impl Actor {
         }
     }
 
-    fn reveal_proposals(&mut self, side: Side, played: &str) {
-        // Proposals are written in the move's request form (`d2?`), the record in its
-        // recorded form (`d2=C`).
-        let request = match played.split_once('=') {
-            Some((square, _)) => format!("{square}?"),
-            None => played.to_string(),
-        };
-        let had = !self.proposals.is_empty();
+    /// Tells spectators how the ply's proposals went (as judged, and stored with the move,
+    /// before the move was played).
+    fn reveal_proposals(&mut self, side: Side, request: String, crowd: Option<PlyCrowd>) {
         let ply = self.proposals.ply();
-        let revealed = self.proposals.reveal(side, &request);
+        let revealed = self.proposals.reveal(side, &request, crowd.as_ref());
         self.tally_dirty = false;
-        if !had {
+        if crowd.is_none() {
             return;
         }
         let msg = ServerMsg::Reveal {

@@ -1,8 +1,11 @@
 //! Spectators' proposals: one live proposal per spectator per ply, replaceable until the
-//! player moves; tallied for spectators, revealed and scored after the real move.
+//! player moves; tallied for spectators, revealed and scored after the real move. What a ply
+//! did to the scores ([`PlyCrowd`]) is stored with the move that ended it, so scores and the
+//! crowd's record come back after a restart.
 
 use cannonade_core::Side;
 use cannonade_wire::{CrowdRecord, TallyEntry};
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// The proposals of the current ply and everyone's scores.
@@ -12,6 +15,20 @@ pub struct Proposals {
     by_user: HashMap<String, String>,
     scores: HashMap<String, (u32, u32)>,
     crowd: CrowdRecord,
+}
+
+/// How a ply's proposals went, as the store keeps it with the move played: who proposed
+/// that move and who proposed another, and whether it was among the most proposed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlyCrowd {
+    /// The users who proposed the move played (sorted).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hit: Vec<String>,
+    /// The users who proposed another move (sorted).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missed: Vec<String>,
+    /// Whether the move played was among the most proposed.
+    pub agreed: bool,
 }
 
 /// What a real move revealed.
@@ -59,43 +76,66 @@ impl Proposals {
         self.ply
     }
 
-    /// The real move `played` by `seat` ends the ply: scores and the crowd's record are
-    /// updated (the crowd agrees when the played move is among its most proposed), and
-    /// counting moves to the next ply.
-    pub fn reveal(&mut self, seat: Side, played: &str) -> Revealed {
+    /// How the current ply's proposals go if `played` is the real move, changing nothing
+    /// (the move is stored with it first). `None` when nobody proposed.
+    pub fn judge(&self, played: &str) -> Option<PlyCrowd> {
+        let counts = self.tally();
+        let top = counts.first()?;
+        let matched = counts.iter().find(|e| e.mv == played).map_or(0, |e| e.n);
+        let (mut hit, mut missed) = (Vec::new(), Vec::new());
+        for (user, mv) in &self.by_user {
+            if mv == played { &mut hit } else { &mut missed }.push(user.clone());
+        }
+        hit.sort_unstable();
+        missed.sort_unstable();
+        Some(PlyCrowd { hit, missed, agreed: matched == top.n })
+    }
+
+    /// The real move `played` by `seat` ends the ply, as judged by [`Self::judge`]: the
+    /// counts go out, scores and the crowd's record are updated, and counting moves to the
+    /// next ply.
+    pub fn reveal(&mut self, seat: Side, played: &str, judged: Option<&PlyCrowd>) -> Revealed {
         let counts = self.tally();
         let matched = counts.iter().find(|e| e.mv == played).map_or(0, |e| e.n);
-        if let Some(top) = counts.first() {
-            let side = match seat {
-                Side::First => &mut self.crowd.first,
-                Side::Second => &mut self.crowd.second,
-            };
-            side.of += 1;
-            if matched == top.n {
-                side.agreed += 1;
-            }
-        }
-        let mut scored = Vec::with_capacity(self.by_user.len());
-        for (user, mv) in self.by_user.drain() {
-            let score = self.scores.entry(user.clone()).or_default();
-            score.1 += 1;
-            if mv == played {
-                score.0 += 1;
-            }
-            scored.push((user, *score));
-        }
-        self.ply += 1;
+        let scored = self.settle(seat, judged);
         Revealed { counts, matched, scored }
+    }
+
+    /// Counts a ply's outcome into the scores and the crowd's record (the crowd's record
+    /// counts a seat's move when anyone proposed) and moves to the next ply: live through
+    /// [`Self::reveal`], and when a game's stored moves are replayed after a restart.
+    /// Returns the new scores of the users who proposed.
+    pub fn settle(&mut self, seat: Side, judged: Option<&PlyCrowd>) -> Vec<(String, (u32, u32))> {
+        self.by_user.clear();
+        self.ply += 1;
+        let Some(judged) = judged else {
+            return Vec::new();
+        };
+        let side = match seat {
+            Side::First => &mut self.crowd.first,
+            Side::Second => &mut self.crowd.second,
+        };
+        side.of += 1;
+        side.agreed += judged.agreed as u32;
+        let mut scored = Vec::with_capacity(judged.hit.len() + judged.missed.len());
+        let users = judged.hit.iter().map(|u| (u, 1)).chain(judged.missed.iter().map(|u| (u, 0)));
+        for (user, hit) in users {
+            let score = self.scores.entry(user.clone()).or_default();
+            score.0 += hit;
+            score.1 += 1;
+            scored.push((user.clone(), *score));
+        }
+        scored
+    }
+
+    /// `user`'s score `(hits, total)`, if they ever proposed in this game.
+    pub fn score(&self, user: &str) -> Option<(u32, u32)> {
+        self.scores.get(user).copied()
     }
 
     /// The crowd's record so far.
     pub fn crowd(&self) -> CrowdRecord {
         self.crowd
-    }
-
-    /// Whether anyone proposed this ply.
-    pub fn is_empty(&self) -> bool {
-        self.by_user.is_empty()
     }
 }
 
@@ -111,10 +151,11 @@ mod tests {
         assert!(p.propose("bob", 0, "b2e2"));
         assert!(!p.propose("cid", 1, "h2e2"), "only the current ply");
         assert_eq!(p.tally(), vec![TallyEntry { mv: "b2e2".into(), n: 2 }]);
-        let r = p.reveal(Side::First, "b2e2");
+        let judged = p.judge("b2e2");
+        let r = p.reveal(Side::First, "b2e2", judged.as_ref());
         assert_eq!(r.matched, 2);
         assert_eq!(p.crowd().first.agreed, 1);
-        assert!(p.is_empty());
+        assert_eq!(p.tally(), vec![]);
         assert_eq!(p.ply(), 1);
     }
 
@@ -124,13 +165,49 @@ mod tests {
         p.propose("ann", 0, "a");
         p.propose("bob", 0, "b");
         p.propose("cid", 0, "b");
-        p.reveal(Side::First, "a"); // the crowd favoured b
-        p.reveal(Side::Second, "x"); // nobody proposed: not counted
+        let reveal = |p: &mut Proposals, seat, mv| {
+            let judged = p.judge(mv);
+            p.reveal(seat, mv, judged.as_ref())
+        };
+        reveal(&mut p, Side::First, "a"); // the crowd favoured b
+        reveal(&mut p, Side::Second, "x"); // nobody proposed: not counted
         p.propose("ann", 2, "c");
-        let r = p.reveal(Side::First, "c");
+        let r = reveal(&mut p, Side::First, "c");
         assert_eq!(r.scored, vec![("ann".to_string(), (2, 2))]);
         let crowd = p.crowd();
         assert_eq!((crowd.first.agreed, crowd.first.of), (1, 2));
         assert_eq!((crowd.second.agreed, crowd.second.of), (0, 0));
+    }
+
+    #[test]
+    fn stored_ply_outcomes_replay_to_the_same_scores_and_crowd_record() {
+        // (seat, proposals as (user, move), the move played)
+        type Ply = (Side, &'static [(&'static str, &'static str)], &'static str);
+        let plies: [Ply; 4] = [
+            (Side::First, &[("ann", "a"), ("bob", "b"), ("cid", "b")], "a"),
+            (Side::Second, &[], "x"),
+            (Side::First, &[("ann", "c"), ("bob", "c")], "c"),
+            (Side::Second, &[("cid", "d"), ("bob", "e")], "e"),
+        ];
+        let mut live = Proposals::default();
+        let mut stored = Vec::new();
+        for (ply, (seat, proposals, played)) in plies.iter().enumerate() {
+            for (user, mv) in *proposals {
+                assert!(live.propose(user, ply as u32, mv));
+            }
+            let judged = live.judge(played);
+            live.reveal(*seat, played, judged.as_ref());
+            stored.push((*seat, judged));
+        }
+        let mut replayed = Proposals::default();
+        for (seat, judged) in &stored {
+            replayed.settle(*seat, judged.as_ref());
+        }
+        for user in ["ann", "bob", "cid", "dan"] {
+            assert_eq!(replayed.score(user), live.score(user), "{user}");
+        }
+        assert_eq!(live.score("bob"), Some((2, 3)));
+        assert_eq!(replayed.crowd(), live.crowd());
+        assert_eq!((live.crowd().second.agreed, live.crowd().second.of), (1, 1));
     }
 }

@@ -11,6 +11,8 @@ use cannonade_wire::{
 };
 use serde::{Deserialize, Serialize};
 
+use super::proposals::PlyCrowd;
+
 /// A game event as the store keeps it (same tags and field names as [`GameEvent`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "e", rename_all = "snake_case")]
@@ -24,6 +26,10 @@ pub enum StoredEvent {
         info: MoveInfo,
         /// The clocks after it.
         clock: ClockState,
+        /// How the spectators' proposals for this ply went (never sent: the wire's reveal
+        /// carries the counts); absent when nobody proposed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        crowd: Option<PlyCrowd>,
     },
     /// An offer.
     Offered {
@@ -69,7 +75,9 @@ impl StoredEvent {
     /// The stored form of `event`.
     pub fn of(event: &GameEvent) -> StoredEvent {
         match event.clone() {
-            GameEvent::Moved { ply, info, clock, .. } => StoredEvent::Moved { ply, info, clock },
+            GameEvent::Moved { ply, info, clock, .. } => {
+                StoredEvent::Moved { ply, info, clock, crowd: None }
+            }
             GameEvent::Offered { kind, seat } => StoredEvent::Offered { kind, seat },
             GameEvent::Declined { kind, seat } => StoredEvent::Declined { kind, seat },
             GameEvent::TakenBack { moves, clock, .. } => StoredEvent::TakenBack { moves, clock },
@@ -84,7 +92,7 @@ impl StoredEvent {
     /// one).
     pub fn into_event(self, position: impl FnOnce() -> PublicPosition) -> GameEvent {
         match self {
-            StoredEvent::Moved { ply, info, clock } => {
+            StoredEvent::Moved { ply, info, clock, .. } => {
                 GameEvent::Moved { ply, info, position: position(), clock }
             }
             StoredEvent::Offered { kind, seat } => GameEvent::Offered { kind, seat },
@@ -96,6 +104,16 @@ impl StoredEvent {
                 GameEvent::Ended { result, clock, seed, crowd }
             }
             StoredEvent::Rematch { game } => GameEvent::Rematch { game },
+        }
+    }
+
+    /// The stored form of a move `event` whose ply's proposals went as `crowd`.
+    pub fn of_move(event: &GameEvent, crowd: Option<PlyCrowd>) -> StoredEvent {
+        match StoredEvent::of(event) {
+            StoredEvent::Moved { ply, info, clock, .. } => {
+                StoredEvent::Moved { ply, info, clock, crowd }
+            }
+            other => other,
         }
     }
 
