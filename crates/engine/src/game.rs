@@ -28,6 +28,9 @@ pub trait Evaluate: Rules {
     /// Size of the index space of [`Evaluate::move_index`] (history tables).
     const MOVE_INDEXES: usize;
 
+    /// What a draw costs the side the search plays for, in centipawns (contempt).
+    const CONTEMPT: i32 = crate::params::DRAW_CONTEMPT;
+
     /// The position's value in centipawns for the seat to move.
     fn evaluate(&self) -> i32;
 

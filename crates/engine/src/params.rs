@@ -25,7 +25,8 @@ pub const FUTILITY_MARGIN: i32 = 110;
 pub const LMP_DEPTH: i32 = 7;
 /// See [`LMP_DEPTH`].
 pub const LMP_BASE: usize = 5;
-/// Contempt: a drawn repetition counts this much against the side the search plays for.
+/// Contempt: a draw the search sees counts this much against the side it plays for (each
+/// game picks its own through [`crate::Evaluate::CONTEMPT`]; this is the default).
 pub const DRAW_CONTEMPT: i32 = 40;
 /// Shallowest remaining depth where null-move pruning is tried.
 pub const NULL_MOVE_MIN_DEPTH: i32 = 3;
@@ -106,6 +107,15 @@ pub const XIANGQI_CHARIOT_MOBILITY_BASE: i32 = 8;
 pub const XIANGQI_HORSE_MOBILITY: i32 = 8;
 /// See [`XIANGQI_HORSE_MOBILITY`].
 pub const XIANGQI_HORSE_MOBILITY_BASE: i32 = 3;
+/// Xiangqi: attack units per palace point of the enemy general that a chariot, horse, cannon
+/// (through a screen) or soldier reaches. With two attackers or more, the attacked side loses
+/// `units² / XIANGQI_KING_ATTACK_DIVISOR` (at most `XIANGQI_KING_ATTACK_MAX`): attacks on
+/// the palace are worth little alone and much together, and most lost games end in mate.
+pub const XIANGQI_KING_ATTACK_UNITS: [i32; 7] = [0, 0, 0, 3, 4, 3, 2];
+/// See [`XIANGQI_KING_ATTACK_UNITS`].
+pub const XIANGQI_KING_ATTACK_DIVISOR: i32 = 3;
+/// See [`XIANGQI_KING_ATTACK_UNITS`].
+pub const XIANGQI_KING_ATTACK_MAX: i32 = 400;
 /// Xiangqi: general off its starting file (exposed), per step.
 pub const XIANGQI_GENERAL_OFF_CENTRE: i32 = 15;
 /// Xiangqi: general raised off its back rank, per rank: a general that walks up its palace
@@ -114,6 +124,10 @@ pub const XIANGQI_GENERAL_RAISED: i32 = 30;
 /// Xiangqi: the side to move's tempo.
 pub const XIANGQI_TEMPO: i32 = 15;
 
+/// Banqi's contempt: a draw counts this much against the engine. A Banqi game stays open
+/// while pieces lie face down, and behind by a piece the engine used to settle for a
+/// repetition against a player it would most likely have outplayed (docs/engine.md).
+pub const BANQI_CONTEMPT: i32 = 250;
 /// Banqi base values, highest rank first (general, advisor, elephant, chariot, horse,
 /// cannon, soldier).
 pub const BANQI_VALUES: [i32; 7] = [500, 250, 130, 80, 60, 200, 60];

@@ -13,11 +13,11 @@
 
 use crate::params::{
     ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, CHANCE_EXPAND_DEPTH, CHANCE_EXPAND_MOVES,
-    CHANCE_EXPAND_PLY, DRAW_CONTEMPT, EXTENSION_PLY_FACTOR, FUTILITY_BASE, FUTILITY_DEPTH,
-    FUTILITY_MARGIN, HISTORY_MAX, IIR_MIN_DEPTH, LMP_BASE, LMP_DEPTH, LMR_DIVISOR_CENTI,
-    LMR_FULL_MOVES, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, MAX_PLY, NULL_MOVE_BASE_REDUCTION,
-    NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_EVAL_DIVISOR, NULL_MOVE_EVAL_MAX, NULL_MOVE_MIN_DEPTH,
-    QS_EVASION_PLIES, REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_MARGIN, STAR2_MIN_DEPTH,
+    CHANCE_EXPAND_PLY, EXTENSION_PLY_FACTOR, FUTILITY_BASE, FUTILITY_DEPTH, FUTILITY_MARGIN,
+    HISTORY_MAX, IIR_MIN_DEPTH, LMP_BASE, LMP_DEPTH, LMR_DIVISOR_CENTI, LMR_FULL_MOVES,
+    LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, MAX_PLY, NULL_MOVE_BASE_REDUCTION, NULL_MOVE_DEPTH_DIVISOR,
+    NULL_MOVE_EVAL_DIVISOR, NULL_MOVE_EVAL_MAX, NULL_MOVE_MIN_DEPTH, QS_EVASION_PLIES,
+    REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_MARGIN, STAR2_MIN_DEPTH,
 };
 use crate::tt::{Bound, Table};
 use crate::{Evaluate, Limits, Repetition};
@@ -78,15 +78,6 @@ struct Frame {
     hash: u64,
     /// The side to move here is in check (the move into it gave check).
     in_check: bool,
-}
-
-/// The win or loss score of an outcome for `mover`, `ply` plies from the root.
-fn outcome_score(o: Outcome, mover: Side, ply: usize) -> i32 {
-    match o.winner {
-        None => 0,
-        Some(w) if w == mover => MATE - ply as i32,
-        Some(_) => -(MATE - ply as i32),
-    }
 }
 
 /// A 64-bit mix (splitmix64's finaliser), for evaluation noise.
@@ -218,7 +209,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         pos.legal_moves(&mut buf);
         if buf.is_empty() {
             self.give_back(ply, buf, scores);
-            return Err(outcome_score(pos.stuck_outcome(), pos.mover(), ply));
+            return Err(self.outcome_score(pos.stuck_outcome(), pos.mover(), ply));
         }
         Ok((buf, scores))
     }
@@ -293,17 +284,32 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         }
     }
 
-    /// A drawn repetition for the side to move at `pos`: slightly worse than even for the
-    /// side the search plays for (contempt), so it keeps playing a game it can win rather
-    /// than shuffle into a draw, and slightly better for the opponent.
+    /// A draw for the side to move at `pos`: worse than even for the side the search plays
+    /// for (the game's contempt), so it keeps playing a game it can win rather than shuffle
+    /// into a draw, and as much better for the opponent.
     fn draw_score(&self, pos: &G) -> i32 {
-        if pos.mover() == self.root_mover { -DRAW_CONTEMPT } else { DRAW_CONTEMPT }
+        self.draw_for(pos.mover())
+    }
+
+    /// [`Self::draw_score`] for `mover`.
+    fn draw_for(&self, mover: Side) -> i32 {
+        if mover == self.root_mover { -G::CONTEMPT } else { G::CONTEMPT }
+    }
+
+    /// The score of a finished game for `mover`, `ply` plies from the root: a win or loss
+    /// by its distance, a draw with contempt.
+    fn outcome_score(&self, o: Outcome, mover: Side, ply: usize) -> i32 {
+        match o.winner {
+            None => self.draw_for(mover),
+            Some(w) if w == mover => MATE - ply as i32,
+            Some(_) => -(MATE - ply as i32),
+        }
     }
 
     /// `score`, or the loss of the side to move when it has no legal move.
     fn unless_stuck(&self, pos: &G, score: i32, ply: usize) -> i32 {
         if pos.count_legal() == 0 {
-            outcome_score(pos.stuck_outcome(), pos.mover(), ply)
+            self.outcome_score(pos.stuck_outcome(), pos.mover(), ply)
         } else {
             score
         }
@@ -352,7 +358,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         if ply > 0 {
             if let Some(o) = pos.quick_outcome() {
                 self.nodes += 1;
-                return outcome_score(o, pos.mover(), ply);
+                return self.outcome_score(o, pos.mover(), ply);
             }
             if let Some(s) = self.repetition_score(pos, ply) {
                 self.nodes += 1;
@@ -664,7 +670,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         if qply > 0
             && let Some(o) = pos.quick_outcome()
         {
-            return outcome_score(o, pos.mover(), ply);
+            return self.outcome_score(o, pos.mover(), ply);
         }
         if ply >= MAX_PLY - 2 {
             return self.eval(pos);
@@ -792,7 +798,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         for w in outcomes {
             let child = resolved(pos, w.outcome);
             let v = match child.quick_outcome() {
-                Some(o) => outcome_score(o, child.mover(), ply + 1),
+                Some(o) => self.outcome_score(o, child.mover(), ply + 1),
                 None => self.eval(&child),
             };
             sum += w.weight as i64 * if child.mover() == pos.mover() { v } else { -v } as i64;
@@ -881,7 +887,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if let Some(o) = child.quick_outcome() {
-            return Some(outcome_score(o, child.mover(), ply));
+            return Some(self.outcome_score(o, child.mover(), ply));
         }
         self.stack.push(Frame { hash: child.hash(), in_check: child.in_check() });
         let bound = self.probe_first_move(child, depth, ply, floor, target);

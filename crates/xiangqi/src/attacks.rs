@@ -115,6 +115,12 @@ impl Position {
         sliders(sq.index(), self.occupied(), self.occ_t).0
     }
 
+    /// The points a cannon on `sq` could capture on (the first piece beyond a screen in
+    /// each direction), whatever stands there.
+    pub fn cannon_targets(&self, sq: crate::Square) -> u128 {
+        sliders(sq.index(), self.occupied(), self.occ_t).1
+    }
+
     /// The points a horse on `sq` could move to or capture on (legs not blocked), whatever
     /// stands there.
     pub fn horse_reach(&self, sq: crate::Square) -> u128 {

@@ -3,8 +3,8 @@
 //! the side to move threatens or suffers.
 
 use crate::params::{
-    BANQI_DOWN_PERCENT, BANQI_HANGING_PERCENT, BANQI_PREDATOR, BANQI_PREY, BANQI_THREAT_PERCENT,
-    BANQI_VALUES,
+    BANQI_CONTEMPT, BANQI_DOWN_PERCENT, BANQI_HANGING_PERCENT, BANQI_PREDATOR, BANQI_PREY,
+    BANQI_THREAT_PERCENT, BANQI_VALUES,
 };
 use crate::{Evaluate, Repetition};
 use cannonade_banqi::{CannonRule, Cell, Colour, Kind, Move, Piece, Position, Square};
@@ -62,6 +62,7 @@ fn up(pos: &Position, file: i32, rank: i32) -> Option<Piece> {
 
 impl Evaluate for Position {
     const MOVE_INDEXES: usize = 32 * 32;
+    const CONTEMPT: i32 = BANQI_CONTEMPT;
 
     fn evaluate(&self) -> i32 {
         let Some(us) = self.turn() else { return 0 };

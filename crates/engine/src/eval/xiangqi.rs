@@ -3,13 +3,14 @@
 use crate::params::{
     XIANGQI_CANNON_SCREENS, XIANGQI_CHARIOT_MOBILITY, XIANGQI_CHARIOT_MOBILITY_BASE,
     XIANGQI_CROSSED_SOLDIER, XIANGQI_GENERAL_OFF_CENTRE, XIANGQI_GENERAL_RAISED,
-    XIANGQI_HORSE_MOBILITY, XIANGQI_HORSE_MOBILITY_BASE, XIANGQI_MISSING_DEFENDER, XIANGQI_TEMPO,
+    XIANGQI_HORSE_MOBILITY, XIANGQI_HORSE_MOBILITY_BASE, XIANGQI_KING_ATTACK_DIVISOR,
+    XIANGQI_KING_ATTACK_MAX, XIANGQI_KING_ATTACK_UNITS, XIANGQI_MISSING_DEFENDER, XIANGQI_TEMPO,
     XIANGQI_VALUES,
 };
 use crate::{Evaluate, Repetition};
 use cannonade_core::{MoveBuf, Outcome, Reason, Rules};
 use cannonade_geom::bits::Bits128;
-use cannonade_xiangqi::tables::{FILE, HALF};
+use cannonade_xiangqi::tables::{FILE, HALF, PALACE, SOLDIER_MOVES};
 use cannonade_xiangqi::{Colour, Kind, MOVE_LIMIT, Move, Position, RepetitionRule, Square};
 
 /// Piece-square bonus of a kind on (file, rank) seen from its own side (rank 0 = own back
@@ -82,20 +83,49 @@ fn material(pos: &Position, c: Colour) -> i32 {
     score
 }
 
-/// Mobility of colour `c`'s chariots and horses: the points each reaches that its own pieces
-/// do not hold.
-fn mobility(pos: &Position, c: Colour) -> i32 {
+/// Activity of colour `c`'s pieces: the mobility of its chariots and horses (the points each
+/// reaches that its own pieces do not hold), and the attack of all its pieces on the enemy
+/// palace.
+fn activity(pos: &Position, c: Colour) -> i32 {
     let own = pos.colour_set(c);
+    let palace = PALACE & HALF[1 - c.index()];
     let mut score = 0;
+    let (mut units, mut attackers) = (0, 0u32);
+    let mut attack = |kind: Kind, reach: u128| {
+        let hits = (reach & palace).count_ones() as i32;
+        if hits > 0 {
+            units += XIANGQI_KING_ATTACK_UNITS[kind.index()] * hits;
+            attackers += 1;
+        }
+    };
     for sq in Bits128(pos.pieces(c, Kind::Chariot)).filter_map(Square::new) {
-        let n = (pos.chariot_reach(sq) & !own).count_ones() as i32;
+        let reach = pos.chariot_reach(sq);
+        attack(Kind::Chariot, reach);
+        let n = (reach & !own).count_ones() as i32;
         score += XIANGQI_CHARIOT_MOBILITY * (n - XIANGQI_CHARIOT_MOBILITY_BASE);
     }
     for sq in Bits128(pos.pieces(c, Kind::Horse)).filter_map(Square::new) {
-        let n = (pos.horse_reach(sq) & !own).count_ones() as i32;
+        let reach = pos.horse_reach(sq);
+        attack(Kind::Horse, reach);
+        let n = (reach & !own).count_ones() as i32;
         score += XIANGQI_HORSE_MOBILITY * (n - XIANGQI_HORSE_MOBILITY_BASE);
     }
-    score
+    for sq in Bits128(pos.pieces(c, Kind::Cannon)).filter_map(Square::new) {
+        attack(Kind::Cannon, pos.cannon_targets(sq));
+    }
+    for sq in Bits128(pos.pieces(c, Kind::Soldier) & HALF[1 - c.index()]) {
+        attack(Kind::Soldier, SOLDIER_MOVES[c.index()][sq as usize]);
+    }
+    score + king_attack(units, attackers)
+}
+
+/// The worth of an attack on the enemy palace of `units` by `attackers` pieces: nothing from
+/// one piece alone, then growing with the square of the units.
+fn king_attack(units: i32, attackers: u32) -> i32 {
+    if attackers < 2 {
+        return 0;
+    }
+    (units * units / XIANGQI_KING_ATTACK_DIVISOR).min(XIANGQI_KING_ATTACK_MAX)
 }
 
 /// King safety of colour `c`: missing defenders weighed by enemy attackers across the river,
@@ -129,7 +159,7 @@ impl Evaluate for Position {
     const MOVE_INDEXES: usize = 90 * 90;
 
     fn evaluate(&self) -> i32 {
-        let side = |c| material(self, c) + mobility(self, c) + king_safety(self, c);
+        let side = |c| material(self, c) + activity(self, c) + king_safety(self, c);
         let (red, black) = (side(Colour::Red), side(Colour::Black));
         let score = red - black;
         XIANGQI_TEMPO + if self.side_to_move() == Colour::Red { score } else { -score }
@@ -196,5 +226,27 @@ impl Evaluate for Position {
 
     fn null_move(&self) -> Option<Position> {
         Some(self.passed())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn red_activity(fen: &str) -> i32 {
+        activity(&Position::from_fen(fen).unwrap(), Colour::Red)
+    }
+
+    #[test]
+    fn king_attack_counts_only_pieces_working_together() {
+        // A chariot on the open d-file reaches d7–d9; a horse on c6 reaches d8 and e7.
+        let chariot = red_activity("4k4/9/9/9/9/9/9/9/9/3R1K3 w");
+        let both = red_activity("4k4/9/9/2N6/9/9/9/9/9/3R1K3 w");
+        let horse = red_activity("4k4/9/9/2N6/9/9/9/9/9/5K3 w");
+        let without = red_activity("4k4/9/9/9/9/9/9/9/9/5K3 w");
+        let alone = (chariot - without) + (horse - without);
+        assert!(both - without > alone, "{both} against {alone} for the two alone");
+        assert_eq!(king_attack(40, 1), 0);
+        assert_eq!(king_attack(1_000, 3), XIANGQI_KING_ATTACK_MAX);
     }
 }
