@@ -364,6 +364,11 @@ impl Socket {
                 let Some(id) = msg.game().map(str::to_string) else {
                     return Err((ErrorCode::BadMessage, "unexpected message".into()));
                 };
+                if matches!(msg, ClientMsg::Propose { .. }) {
+                    // Scored under this user's id on whichever node runs the game: this
+                    // node, which holds the session, stores it.
+                    app.writer.store_user_soon(self.conn.user.clone());
+                }
                 let h = self.handle(&id).await?;
                 if h.tx.send(Cmd::Client { conn: self.conn.clone(), msg, at }).await.is_err() {
                     return Err((ErrorCode::NotFound, "the game closed; watch it again".into()));

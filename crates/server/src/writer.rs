@@ -15,11 +15,10 @@ use tokio::sync::{mpsc, oneshot};
 type Reply = oneshot::Sender<Result<(), StoreError>>;
 type Task = Box<dyn FnOnce(Arc<dyn Store>) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send>;
 
-/// Events to append, the users to write with them if they are not stored yet, and who waits.
-type Append = (Vec<EventRow>, Vec<Arc<UserCtx>>, Reply);
-
 enum Job {
-    Append(Append),
+    Append(Vec<EventRow>, Reply),
+    /// Users to store with the next commit if they are not stored yet; nobody waits.
+    Users(Vec<Arc<UserCtx>>),
     Exec(Task),
 }
 
@@ -32,7 +31,8 @@ pub struct Writer {
 impl std::fmt::Debug for Job {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Job::Append((rows, ..)) => write!(f, "Append({} rows)", rows.len()),
+            Job::Append(rows, _) => write!(f, "Append({} rows)", rows.len()),
+            Job::Users(users) => write!(f, "Users({})", users.len()),
             Job::Exec(_) => f.write_str("Exec"),
         }
     }
@@ -53,36 +53,44 @@ fn unsaved<'a>(users: impl Iterator<Item = &'a Arc<UserCtx>>) -> Vec<NewPlayer> 
     new
 }
 
-async fn commit(store: &Arc<dyn Store>, metrics: &Metrics, batch: Vec<Append>) {
-    if batch.is_empty() {
+async fn commit(
+    store: &Arc<dyn Store>,
+    metrics: &Metrics,
+    batch: Vec<(Vec<EventRow>, Reply)>,
+    users: Vec<Arc<UserCtx>>,
+) {
+    let players = unsaved(users.iter());
+    if batch.is_empty() && players.is_empty() {
         return;
     }
-    let all: Vec<EventRow> = batch.iter().flat_map(|(r, ..)| r.iter().cloned()).collect();
-    let players = unsaved(batch.iter().flat_map(|(_, u, _)| u));
+    let all: Vec<EventRow> = batch.iter().flat_map(|(r, _)| r.iter().cloned()).collect();
     let started = std::time::Instant::now();
     let result = store.append(&all, &players).await;
     metrics.store_commit.observe(started.elapsed().as_micros() as u64);
     metrics.store_batches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     match result {
         Ok(()) => {
-            for (_, users, reply) in batch {
-                users.iter().for_each(|u| session::saved(u));
+            users.iter().for_each(|u| session::saved(u));
+            for (_, reply) in batch {
                 let _ = reply.send(Ok(()));
             }
         }
-        // One bad request must not fail its neighbours: retry each alone.
-        Err(e) if batch.len() > 1 => {
+        // One bad request must not fail its neighbours: retry each alone, the users too.
+        Err(e) if batch.len() + (!players.is_empty()) as usize > 1 => {
             tracing::warn!("batched commit failed ({e}); retrying one by one");
-            for (rows, users, reply) in batch {
-                let result = store.append(&rows, &unsaved(users.iter())).await;
-                if result.is_ok() {
-                    users.iter().for_each(|u| session::saved(u));
-                }
-                let _ = reply.send(result);
+            for (rows, reply) in batch {
+                let _ = reply.send(store.append(&rows, &[]).await);
+            }
+            match store.append(&[], &players).await {
+                Ok(()) => users.iter().for_each(|u| session::saved(u)),
+                Err(e) => tracing::warn!("{} new users not stored: {e}", players.len()),
             }
         }
         Err(e) => {
-            for (.., reply) in batch {
+            if !players.is_empty() {
+                tracing::warn!("{} new users not stored: {e}", players.len());
+            }
+            for (_, reply) in batch {
                 let _ = reply.send(Err(e.clone()));
             }
         }
@@ -97,13 +105,18 @@ impl Writer {
             let mut later: Vec<Task> = Vec::new();
             while let Some(first) = rx.recv().await {
                 let mut batch = Vec::new();
+                let mut users = Vec::new();
                 let mut rows = 0;
                 let mut next = Some(first);
                 while let Some(job) = next.take() {
                     match job {
-                        Job::Append(append) => {
-                            rows += append.0.len();
-                            batch.push(append);
+                        Job::Append(r, reply) => {
+                            rows += r.len();
+                            batch.push((r, reply));
+                        }
+                        Job::Users(u) => {
+                            rows += u.len();
+                            users.extend(u);
                         }
                         Job::Exec(task) => later.push(task),
                     }
@@ -111,7 +124,7 @@ impl Writer {
                         next = rx.try_recv().ok();
                     }
                 }
-                commit(&store, &metrics, batch).await;
+                commit(&store, &metrics, batch, users).await;
                 for task in later.drain(..) {
                     task(store.clone()).await;
                 }
@@ -120,19 +133,25 @@ impl Writer {
         Writer { tx }
     }
 
-    /// Commits `rows`, with those of `users` not stored yet; returns once they are durable
-    /// (or failed, with nothing written).
-    pub async fn append(
-        &self,
-        rows: Vec<EventRow>,
-        users: Vec<Arc<UserCtx>>,
-    ) -> Result<(), StoreError> {
+    /// Commits `rows`; returns once they are durable (or failed, with nothing written).
+    pub async fn append(&self, rows: Vec<EventRow>) -> Result<(), StoreError> {
         let (reply, answer) = oneshot::channel();
         self.tx
-            .send(Job::Append((rows, users, reply)))
+            .send(Job::Append(rows, reply))
             .await
             .map_err(|_| StoreError("the writer has stopped".into()))?;
         answer.await.map_err(|_| StoreError("the writer has stopped".into()))?
+    }
+
+    /// Stores `user` (and their session) with the next group commit unless they are stored
+    /// by then, without waiting: for a spectator whose proposals will be scored under their
+    /// id, so the session keeps that id (and their score) across a restart. Many such users
+    /// cost a few multi-row inserts in a commit that happens anyway, not a commit each. A
+    /// failed write is logged; the user's next proposal asks again.
+    pub fn store_user_soon(&self, user: Arc<UserCtx>) {
+        if !session::is_saved(&user) {
+            let _ = self.tx.try_send(Job::Users(vec![user]));
+        }
     }
 
     /// Runs another write on the writer task and returns its result.

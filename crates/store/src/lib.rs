@@ -33,8 +33,8 @@ pub trait Store: Send + Sync + 'static {
         game: &'a GameRow,
         new_players: &'a [NewPlayer],
     ) -> StoreFuture<'a, ()>;
-    /// Appends game events and the players first named in them (users with their sessions:
-    /// spectators whose first proposal a move scores), all in one transaction: when this
+    /// Appends game events and new players (users with their sessions: spectators who
+    /// proposed, whose scores are kept under their ids), all in one transaction: when this
     /// returns `Ok`, everything is durable; on `Err`, nothing is.
     fn append<'a>(
         &'a self,

@@ -129,8 +129,8 @@ async fn first_seat_and_game_are_one_transaction(store: &dyn Store, prefix: &str
     assert_eq!(store.game(&fresh.id).await.unwrap(), Some(fresh));
 }
 
-/// Spectators first scored by a move are written with it (more than one statement's worth
-/// here), or not at all: when an event fails, none of them is left behind.
+/// New players ride along with events (more than one statement's worth here), or are not
+/// written at all: when an event fails, none of them is left behind.
 async fn events_and_their_new_players_are_one_transaction(
     store: &dyn Store,
     prefix: &str,

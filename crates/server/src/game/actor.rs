@@ -8,7 +8,6 @@ use super::proposals::{PlyCrowd, Proposals};
 use super::stored::StoredEvent;
 use super::{Audience, Cmd, Dealer, GameHandle, GameSpec, SeatSpec, Summary, role_of, start_game};
 use crate::rating::Rating;
-use crate::session::UserCtx;
 use crate::state::{App, Conn, Frame, Out, lock};
 use cannonade_banqi::DealSeed;
 use cannonade_commander::points::Format;
@@ -659,21 +658,6 @@ impl Actor {
         crowd: Option<PlyCrowd>,
     ) -> Result<(), Refusal> {
         let base = self.events.len() as i64;
-        // Anonymous spectators whose proposal this move scores are written with it, so their
-        // session keeps its id (and its score) after a restart.
-        let mut proposers = Vec::new();
-        if let Some(c) = &crowd {
-            for sub in self.subs.values().filter(|s| s.role == Role::Spectator) {
-                let user = &sub.conn.user;
-                if !crate::session::is_saved(user)
-                    && (c.hit.binary_search(&user.id).is_ok()
-                        || c.missed.binary_search(&user.id).is_ok())
-                    && !proposers.iter().any(|u: &Arc<UserCtx>| u.id == user.id)
-                {
-                    proposers.push(user.clone());
-                }
-            }
-        }
         let mut crowd = crowd;
         let rows = events
             .iter()
@@ -684,7 +668,7 @@ impl Actor {
                 body: StoredEvent::of_move(e, crowd.take()).to_body(),
             })
             .collect();
-        self.app.writer.append(rows, proposers).await.map_err(|e| {
+        self.app.writer.append(rows).await.map_err(|e| {
             tracing::error!(game = %self.id, "store: {e}");
             (ErrorCode::Storage, format!("the game could not be saved, nothing changed: {e}"))
         })?;

@@ -1,7 +1,8 @@
 //! The stored form of a game event: the event without the positions. A position is what the
 //! rules make of the start and the moves, so the store keeps only the moves (with the clocks
 //! read at the time, offers, the result…) and loading a game replays them, which recovery did
-//! anyway. A Xiangqi move costs about 125 bytes in the store instead of about 550.
+//! anyway. A Xiangqi move costs about 125 bytes in the store instead of about 550. A move
+//! also keeps what only the server needs: how its ply's spectator proposals went.
 //!
 //! Rows written before this form (the whole wire event, positions included) read as the same
 //! type: the compact fields are a subset of the full event's and unknown fields are ignored.
