@@ -143,6 +143,18 @@ pub fn unsaved(user: &UserCtx) -> Option<NewPlayer> {
     })
 }
 
+/// The users of `users` not in the store yet, once each. Called on the writer task, which
+/// runs one write at a time, so of two writes naming a new user the first writes them.
+pub fn unsaved_once<'a>(users: impl IntoIterator<Item = &'a Arc<UserCtx>>) -> Vec<NewPlayer> {
+    let mut new: Vec<NewPlayer> = Vec::new();
+    for p in users.into_iter().filter_map(|u| unsaved(u)) {
+        if !new.iter().any(|n| n.user.id == p.user.id) {
+            new.push(p);
+        }
+    }
+    new
+}
+
 /// Whether the user is in the store already.
 pub fn is_saved(user: &UserCtx) -> bool {
     user.persisted.load(Ordering::Acquire)
@@ -164,12 +176,11 @@ pub async fn persist(app: &App, user: &Arc<UserCtx>) -> Result<(), StoreError> {
     let user = user.clone();
     app.writer
         .exec(move |store| async move {
-            let Some(player) = unsaved(&user) else {
-                return Ok(());
-            };
-            store.create_user(&player.user).await?;
-            store.create_session(&player.token_hash, &player.user.id).await?;
-            saved(&user);
+            let new = unsaved_once([&user]);
+            if !new.is_empty() {
+                store.append(&[], &new).await?;
+                saved(&user);
+            }
             Ok(())
         })
         .await

@@ -6,7 +6,7 @@
 
 use crate::metrics::Metrics;
 use crate::session::{self, UserCtx};
-use cannonade_store::{EventRow, NewPlayer, Store, StoreError};
+use cannonade_store::{EventRow, Store, StoreError};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -41,25 +41,13 @@ impl std::fmt::Debug for Job {
 /// At most this many events per transaction.
 const MAX_BATCH: usize = 1024;
 
-/// The users of `users` not stored yet, once each (decided here, on the writer task, as a
-/// new game's players are, so a user is written once).
-fn unsaved<'a>(users: impl Iterator<Item = &'a Arc<UserCtx>>) -> Vec<NewPlayer> {
-    let mut new: Vec<NewPlayer> = Vec::new();
-    for p in users.filter_map(|u| session::unsaved(u)) {
-        if !new.iter().any(|n| n.user.id == p.user.id) {
-            new.push(p);
-        }
-    }
-    new
-}
-
 async fn commit(
     store: &Arc<dyn Store>,
     metrics: &Metrics,
     batch: Vec<(Vec<EventRow>, Reply)>,
     users: Vec<Arc<UserCtx>>,
 ) {
-    let players = unsaved(users.iter());
+    let players = session::unsaved_once(&users);
     if batch.is_empty() && players.is_empty() {
         return;
     }

@@ -4,7 +4,7 @@
 use super::clock::{Clock, Expired};
 use super::export::export;
 use super::format;
-use super::proposals::{PlyCrowd, Proposals};
+use super::proposals::{Judged, PlyCrowd, Proposals};
 use super::stored::StoredEvent;
 use super::{Audience, Cmd, Dealer, GameHandle, GameSpec, SeatSpec, Summary, role_of, start_game};
 use crate::rating::Rating;
@@ -963,8 +963,8 @@ impl Actor {
         self.moves.push(info);
         self.refresh_legal();
         let request = proposal_form(&recorded);
-        let crowd = self.proposals.judge(&request);
-        if let Err(e) = self.publish_with(vec![event], crowd.clone()).await {
+        let judged = self.proposals.judge(&request);
+        if let Err(e) = self.publish_with(vec![event], judged.crowd.clone()).await {
             self.moves.pop();
             let _ = self.rebuild();
             self.refresh_legal();
@@ -975,7 +975,7 @@ impl Actor {
         self.offers.clear();
         self.summary.moves.store(self.moves.len() as u32, Relaxed);
         self.app.metrics.moves.fetch_add(1, Relaxed);
-        self.reveal_proposals(side, request, crowd);
+        self.reveal_proposals(side, request, judged);
         self.app.metrics.move_latency.observe(received.elapsed().as_micros() as u64);
         if let Next::Over(outcome) = format::judge(&self.record, self.format, false) {
             self.end(outcome.winner, outcome.reason.as_str()).await?;
@@ -998,24 +998,24 @@ impl Actor {
 
     /// Tells spectators how the ply's proposals went (as judged, and stored with the move,
     /// before the move was played).
-    fn reveal_proposals(&mut self, side: Side, request: String, crowd: Option<PlyCrowd>) {
+    fn reveal_proposals(&mut self, side: Side, request: String, judged: Judged) {
         let ply = self.proposals.ply();
-        let revealed = self.proposals.reveal(side, &request, crowd.as_ref());
+        let scored = self.proposals.settle(side, judged.crowd.as_ref());
         self.tally_dirty = false;
-        if crowd.is_none() {
+        if judged.crowd.is_none() {
             return;
         }
         let msg = ServerMsg::Reveal {
             game: self.id.clone(),
             ply,
             played: request,
-            counts: revealed.counts,
-            matched: revealed.matched,
+            counts: judged.counts,
+            matched: judged.matched,
             crowd: self.proposals.crowd(),
         };
         let frame = Frame::from(msg.to_json());
         self.send_where(&frame, Audience::Spectators);
-        let scores: HashMap<String, (u32, u32)> = revealed.scored.into_iter().collect();
+        let scores: HashMap<String, (u32, u32)> = scored.into_iter().collect();
         for sub in self.subs.values().filter(|s| s.role == Role::Spectator) {
             if let Some(&(hits, total)) = scores.get(&sub.conn.user.id) {
                 let _ = sub.conn.tx.try_send(Frame::from(

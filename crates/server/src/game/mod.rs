@@ -16,7 +16,7 @@ use crate::session::{self, UserCtx};
 use crate::state::{App, Conn, lock};
 use cannonade_banqi::DealSeed;
 use cannonade_games::{AnyGame, AnyMove, GameKind};
-use cannonade_store::{EventRow, GameRow, NewPlayer};
+use cannonade_store::{EventRow, GameRow};
 use cannonade_wire::{ClientMsg, ErrorCode, Role, Seat, ServerMsg, TimeControl};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32};
@@ -240,14 +240,9 @@ pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusa
         .collect();
     app.writer
         .exec(move |store| async move {
-            // Decided on the writer task, which runs one write at a time: of two games
-            // seating a new user at once, the first writes them.
-            let mut new: Vec<NewPlayer> = Vec::new();
-            for p in sessions.iter().filter_map(|u| session::unsaved(u)) {
-                if !new.iter().any(|n| n.user.id == p.user.id) {
-                    new.push(p);
-                }
-            }
+            // Decided on the writer task: of two games seating a new user at once, the
+            // first writes them.
+            let new = session::unsaved_once(&sessions);
             store.create_game(&stored, &new).await?;
             sessions.iter().for_each(|u| session::saved(u));
             Ok(())

@@ -31,15 +31,15 @@ pub struct PlyCrowd {
     pub agreed: bool,
 }
 
-/// What a real move revealed.
+/// How the current ply's proposals go if a given move is the real one.
 #[derive(Debug)]
-pub struct Revealed {
+pub struct Judged {
     /// Every proposed move with its count, most proposed first.
     pub counts: Vec<TallyEntry>,
     /// How many proposed the move played.
     pub matched: u32,
-    /// The users who proposed, with their new scores `(hits, total)`.
-    pub scored: Vec<(String, (u32, u32))>,
+    /// What the store keeps of it; `None` when nobody proposed.
+    pub crowd: Option<PlyCrowd>,
 }
 
 impl Proposals {
@@ -76,34 +76,27 @@ impl Proposals {
         self.ply
     }
 
-    /// How the current ply's proposals go if `played` is the real move, changing nothing
-    /// (the move is stored with it first). `None` when nobody proposed.
-    pub fn judge(&self, played: &str) -> Option<PlyCrowd> {
-        let counts = self.tally();
-        let top = counts.first()?;
-        let matched = counts.iter().find(|e| e.mv == played).map_or(0, |e| e.n);
-        let (mut hit, mut missed) = (Vec::new(), Vec::new());
-        for (user, mv) in &self.by_user {
-            if mv == played { &mut hit } else { &mut missed }.push(user.clone());
-        }
-        hit.sort_unstable();
-        missed.sort_unstable();
-        Some(PlyCrowd { hit, missed, agreed: matched == top.n })
-    }
-
-    /// The real move `played` by `seat` ends the ply, as judged by [`Self::judge`]: the
-    /// counts go out, scores and the crowd's record are updated, and counting moves to the
-    /// next ply.
-    pub fn reveal(&mut self, seat: Side, played: &str, judged: Option<&PlyCrowd>) -> Revealed {
+    /// How the current ply's proposals go if `played` is the real move, changing nothing:
+    /// the move is stored with [`Judged::crowd`] first, then [`Self::settle`] counts it.
+    pub fn judge(&self, played: &str) -> Judged {
         let counts = self.tally();
         let matched = counts.iter().find(|e| e.mv == played).map_or(0, |e| e.n);
-        let scored = self.settle(seat, judged);
-        Revealed { counts, matched, scored }
+        let crowd = counts.first().map(|top| {
+            let (mut hit, mut missed) = (Vec::new(), Vec::new());
+            for (user, mv) in &self.by_user {
+                if mv == played { &mut hit } else { &mut missed }.push(user.clone());
+            }
+            // Sorted, so the stored row does not depend on the map's order.
+            hit.sort_unstable();
+            missed.sort_unstable();
+            PlyCrowd { hit, missed, agreed: matched == top.n }
+        });
+        Judged { counts, matched, crowd }
     }
 
     /// Counts a ply's outcome into the scores and the crowd's record (the crowd's record
-    /// counts a seat's move when anyone proposed) and moves to the next ply: live through
-    /// [`Self::reveal`], and when a game's stored moves are replayed after a restart.
+    /// counts a seat's move when anyone proposed) and moves to the next ply: live after the
+    /// move is stored, and when a game's stored moves are replayed after a restart.
     /// Returns the new scores of the users who proposed.
     pub fn settle(&mut self, seat: Side, judged: Option<&PlyCrowd>) -> Vec<(String, (u32, u32))> {
         self.by_user.clear();
@@ -152,8 +145,8 @@ mod tests {
         assert!(!p.propose("cid", 1, "h2e2"), "only the current ply");
         assert_eq!(p.tally(), vec![TallyEntry { mv: "b2e2".into(), n: 2 }]);
         let judged = p.judge("b2e2");
-        let r = p.reveal(Side::First, "b2e2", judged.as_ref());
-        assert_eq!(r.matched, 2);
+        p.settle(Side::First, judged.crowd.as_ref());
+        assert_eq!(judged.matched, 2);
         assert_eq!(p.crowd().first.agreed, 1);
         assert_eq!(p.tally(), vec![]);
         assert_eq!(p.ply(), 1);
@@ -167,13 +160,13 @@ mod tests {
         p.propose("cid", 0, "b");
         let reveal = |p: &mut Proposals, seat, mv| {
             let judged = p.judge(mv);
-            p.reveal(seat, mv, judged.as_ref())
+            p.settle(seat, judged.crowd.as_ref())
         };
         reveal(&mut p, Side::First, "a"); // the crowd favoured b
         reveal(&mut p, Side::Second, "x"); // nobody proposed: not counted
         p.propose("ann", 2, "c");
-        let r = reveal(&mut p, Side::First, "c");
-        assert_eq!(r.scored, vec![("ann".to_string(), (2, 2))]);
+        let scored = reveal(&mut p, Side::First, "c");
+        assert_eq!(scored, vec![("ann".to_string(), (2, 2))]);
         let crowd = p.crowd();
         assert_eq!((crowd.first.agreed, crowd.first.of), (1, 2));
         assert_eq!((crowd.second.agreed, crowd.second.of), (0, 0));
@@ -196,8 +189,8 @@ mod tests {
                 assert!(live.propose(user, ply as u32, mv));
             }
             let judged = live.judge(played);
-            live.reveal(*seat, played, judged.as_ref());
-            stored.push((*seat, judged));
+            live.settle(*seat, judged.crowd.as_ref());
+            stored.push((*seat, judged.crowd));
         }
         let mut replayed = Proposals::default();
         for (seat, judged) in &stored {
