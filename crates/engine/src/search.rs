@@ -259,7 +259,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         match rule {
             Repetition::Off => None,
             Repetition::Draw { occurrence } => {
-                (count + 1 >= occurrence || in_path).then(|| self.draw_score(pos))
+                (count + 1 >= occurrence || in_path).then(|| self.draw_for(pos.mover()))
             }
             // The ply that made the third occurrence loses: the side to move here wins,
             // unless it is mated (mate is judged first).
@@ -278,20 +278,15 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                 Some(match (theirs_all, ours_all) {
                     (true, false) => self.unless_stuck(pos, win, ply),
                     (false, true) => -win,
-                    _ => self.draw_score(pos),
+                    _ => self.draw_for(pos.mover()),
                 })
             }
         }
     }
 
-    /// A draw for the side to move at `pos`: worse than even for the side the search plays
-    /// for (the game's contempt), so it keeps playing a game it can win rather than shuffle
-    /// into a draw, and as much better for the opponent.
-    fn draw_score(&self, pos: &G) -> i32 {
-        self.draw_for(pos.mover())
-    }
-
-    /// [`Self::draw_score`] for `mover`.
+    /// A draw for `mover`: worse than even for the side the search plays for (the game's
+    /// contempt), so it keeps playing a game it can win rather than shuffle into a draw, and
+    /// as much better for the opponent.
     fn draw_for(&self, mover: Side) -> i32 {
         if mover == self.root_mover { -G::CONTEMPT } else { G::CONTEMPT }
     }
