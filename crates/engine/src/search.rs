@@ -781,9 +781,10 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         v
     }
 
-    /// An unexpanded chance node: the weighted mean of the outcomes' static values.
+    /// An unexpanded chance node: the weighted mean of the outcomes' quiescence values, so
+    /// that an outcome left where the next mover can take it is valued after the capture.
     fn chance_static(
-        &self,
+        &mut self,
         pos: &G,
         outcomes: &[Weighted<G::Chance>],
         total: i64,
@@ -794,7 +795,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             let child = resolved(pos, w.outcome);
             let v = match child.quick_outcome() {
                 Some(o) => self.outcome_score(o, child.mover(), ply + 1),
-                None => self.eval(&child),
+                None => self.qsearch(&child, ply + 1, -INF, INF, 0),
             };
             sum += w.weight as i64 * if child.mover() == pos.mover() { v } else { -v } as i64;
         }

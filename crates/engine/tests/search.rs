@@ -115,6 +115,33 @@ fn banqi_first_flip_is_a_chance_node() {
     assert!(r.score.abs() < 200, "{}", r.score);
 }
 
+/// Flip: a flip too shallow to be searched outcome by outcome is still valued after the
+/// capture it allows. Every face-down square touches Black's general and every piece in the
+/// pool is a red piece it takes, so each outcome is worth what is left once it is taken.
+#[test]
+fn banqi_flip_beside_an_enemy_is_valued_after_its_capture() {
+    use cannonade_banqi::Position as Banqi;
+    let pos = Banqi::from_fen("8/XkX5/1X6/8 r A2R1 0 20").unwrap();
+    let mut expected = 0i64;
+    let mut weights = 0i64;
+    let flip = pos.parse_move("b2?").unwrap();
+    let mut flipped = pos.clone();
+    flipped.play(flip);
+    let mut outcomes = Vec::new();
+    flipped.chance_outcomes(&mut outcomes);
+    for w in &outcomes {
+        let mut after = flipped.clone();
+        after.resolve(w.outcome);
+        let take = after.parse_move("b3xb2").unwrap();
+        after.play(take);
+        expected += w.weight as i64 * after.evaluate() as i64;
+        weights += w.weight as i64;
+    }
+    let expected = (expected / weights) as i32;
+    let r = search(&pos, &[], &depth(1), &AtomicBool::new(false), |_| {});
+    assert!((r.score - expected).abs() <= 2, "score {} expected {expected}", r.score);
+}
+
 #[test]
 fn chessbattle_bomber_takes_the_bomber() {
     let fen = "4h3/8/12/12/5b6/12/12/5B6/12/12/8/4H3 r 0 1";
