@@ -68,12 +68,30 @@ fn mated(pos: &Position) -> Option<usize> {
     (pos.in_check() && !pos.has_legal_turn()).then_some(pos.turn)
 }
 
+/// The kinds each colour had at the start of a game (Red first), by `Kind` index: an
+/// objective counts only against a category the enemy had (13.2). The search keeps this
+/// beside each position instead of the whole record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Armies([[u8; 11]; 2]);
+
+impl Armies {
+    /// The armies of a start position.
+    pub fn of(start: &Position) -> Armies {
+        Armies([start.material(0), start.material(1)])
+    }
+}
+
 /// The objectives each colour has achieved in `now`, counting from `start`.
 pub fn objectives(start: &Position, now: &Position) -> [Objectives; 2] {
+    objectives_since(&Armies::of(start), now, mated(now))
+}
+
+/// The objectives each colour has achieved in `now` against the armies it started with;
+/// `mate` is the colour checkmated in `now`, if any.
+fn objectives_since(start: &Armies, now: &Position, mate: Option<usize>) -> [Objectives; 2] {
     let mut out = [Objectives::default(); 2];
-    let mate = mated(now);
     for (c, o) in out.iter_mut().enumerate() {
-        let had = start.material(1 - c);
+        let had = start.0[1 - c];
         let has = now.material(1 - c);
         let gone = |ks: &[Kind]| {
             ks.iter().any(|k| had[*k as usize] > 0) && ks.iter().all(|k| has[*k as usize] == 0)
@@ -89,8 +107,13 @@ pub fn objectives(start: &Position, now: &Position) -> [Objectives; 2] {
 /// Points scored by each colour (Red first), a checkmated Commander counted as captured,
 /// without objective bonuses.
 pub fn scores(pos: &Position) -> [u32; 2] {
+    scores_with(pos, mated(pos))
+}
+
+/// [`scores`] when the colour checkmated (`mate`) is known.
+fn scores_with(pos: &Position, mate: Option<usize>) -> [u32; 2] {
     let mut s = pos.points();
-    if let Some(m) = mated(pos) {
+    if let Some(m) = mate {
         let u = pos.b.units[pos.b.cmd[m] as usize];
         s[1 - m] += Kind::Commander.points() + if heroes(u) & bit::C != 0 { 10 } else { 0 };
     }
@@ -100,10 +123,28 @@ pub fn scores(pos: &Position) -> [u32; 2] {
 /// Decides a game under `format` (see the module docs). `time_expired` says the format's
 /// game timer has run out; per-player clocks of the standard game are the server's business.
 pub fn judge_format(record: &Record<Position>, format: Format, time_expired: bool) -> Verdict {
-    let base = record.next();
-    let now = record.position();
-    let objectives = objectives(record.start(), now);
-    let mut scores = scores(now);
+    judge_position(
+        &Armies::of(record.start()),
+        record.position(),
+        record.next(),
+        format,
+        time_expired,
+    )
+}
+
+/// [`judge_format`] on a position alone: `start` is the armies the game began with and
+/// `base` how the standard rules judge `now` (the position's own judgement, or the record's
+/// with its repetitions). The search judges the positions it reaches with this.
+pub fn judge_position(
+    start: &Armies,
+    now: &Position,
+    base: Next,
+    format: Format,
+    time_expired: bool,
+) -> Verdict {
+    let mate = mated(now);
+    let objectives = objectives_since(start, now, mate);
+    let mut scores = scores_with(now, mate);
     let by_points = |s: [u32; 2]| {
         Next::Over(match s[0].cmp(&s[1]) {
             std::cmp::Ordering::Greater => Outcome::win(seat(0), Reason::Points),

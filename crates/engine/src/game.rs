@@ -90,6 +90,12 @@ pub trait Evaluate: Rules {
         usize::MAX
     }
 
+    /// The outcome when a draw rule that the search judges itself (repetition) ends the game
+    /// here: a draw, unless the game's format decides it otherwise.
+    fn drawn(&self, reason: Reason) -> Outcome {
+        Outcome::draw(reason)
+    }
+
     /// The position with the turn passed, for null-move pruning; `None` where passing is
     /// not sound or not available (zugzwang-prone games, multi-step turns).
     fn null_move(&self) -> Option<Self> {

@@ -35,7 +35,9 @@ pub use level::{ELO_RANGE, Level};
 pub use limits::{Clock, Limits};
 pub use search::{MATE, Progress, SearchResult, Style, search};
 
+use cannonade_commander::points::{Armies, Format};
 use cannonade_games::{AnyGame, AnyMove, AnyRecord};
+use eval::Scored;
 use std::any::Any;
 use std::sync::atomic::AtomicBool;
 use tt::Table;
@@ -137,6 +139,37 @@ impl Engine {
         stop: &AtomicBool,
         on_progress: impl FnMut(&AnyProgress),
     ) -> AnyResult {
+        self.search_format(record, Format::Standard, limits, stop, on_progress)
+    }
+
+    /// [`Engine::search`] for a game decided by `format`: a Commander Chess game of a scored
+    /// format is played for its points and objectives (the format is ignored in the other
+    /// games, which have none).
+    ///
+    /// ```
+    /// use cannonade_commander::points::Format;
+    /// use cannonade_engine::{Engine, Limits, MATE};
+    /// use cannonade_games::{AnyGame, AnyRecord, GameKind};
+    /// use std::sync::atomic::AtomicBool;
+    /// // Red's tank can take Blue's only Navy: the sea objective, which ends a tactical game.
+    /// let fen = "9c1/11/9im/11/11/11/11/11/n1T8/9IM/11/10C r - - 0 1";
+    /// let record = AnyRecord::new(AnyGame::from_fen(GameKind::Commander, fen).unwrap());
+    /// let limits = Limits { depth: Some(2), ..Limits::default() };
+    /// let stop = AtomicBool::new(false);
+    /// let r = Engine::new().search_format(&record, Format::Tactical, &limits, &stop, |_| {});
+    /// assert_eq!((r.best_text.as_deref(), r.score), (Some("Tc4_a4"), MATE - 1));
+    /// // In the standard game the Navy is only material.
+    /// let plain = Engine::new().search(&record, &limits, &stop, |_| {});
+    /// assert!(plain.score < MATE / 2);
+    /// ```
+    pub fn search_format(
+        &mut self,
+        record: &AnyRecord,
+        format: Format,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_progress: impl FnMut(&AnyProgress),
+    ) -> AnyResult {
         fn tail<G: Clone>(positions: &[G]) -> &[G] {
             let before = &positions[..positions.len().saturating_sub(1)];
             &before[before.len().saturating_sub(HISTORY_LIMIT)..]
@@ -171,6 +204,14 @@ impl Engine {
                 on_progress,
                 AnyMove::ChessBattle,
             ),
+            AnyRecord::Commander(r) if format != Format::Standard => {
+                let start = Armies::of(r.start());
+                let scored =
+                    |p: &cannonade_commander::Position| Scored::new(p.clone(), start, format);
+                let history: Vec<Scored> = tail(r.positions()).iter().map(scored).collect();
+                let pos = scored(r.position());
+                self.run(&pos, &history, limits, stop, on_progress, AnyMove::Commander)
+            }
             AnyRecord::Commander(r) => self.run(
                 r.position(),
                 tail(r.positions()),
@@ -313,15 +354,4 @@ pub fn search_any(
     on_progress: impl FnMut(&AnyProgress),
 ) -> AnyResult {
     Engine::new().search_position(game, limits, stop, on_progress)
-}
-
-/// Searches a game's current position with its history, with a fresh engine at full
-/// strength.
-pub fn search_record(
-    record: &AnyRecord,
-    limits: &Limits,
-    stop: &AtomicBool,
-    on_progress: impl FnMut(&AnyProgress),
-) -> AnyResult {
-    Engine::new().search(record, limits, stop, on_progress)
 }

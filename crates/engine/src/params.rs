@@ -162,6 +162,10 @@ pub const BATTLE_TEMPO: i32 = 15;
 /// Commander Chess piece values by `Kind` index (commander, infantry, tank, militia,
 /// engineer, artillery, anti-air, missile, air force, navy, headquarters), in centipawns.
 pub const COMMANDER_VALUES: [i32; 11] = [0, 100, 200, 100, 100, 300, 200, 400, 600, 800, 0];
+/// Commander Chess under a scored format: centipawns per point of lead (a point is worth
+/// 10 cp of material: a Navy is 80 points and 800 cp), on top of the material, since the
+/// points scored decide the game.
+pub const SCORED_POINT_CP: i32 = 5;
 /// Commander Chess: the side to move's tempo.
 pub const COMMANDER_TEMPO: i32 = 10;
 /// Commander Chess: a heroic piece's worth beyond its kind (ranges + 1, all directions, and

@@ -21,7 +21,7 @@ use crate::params::{
 };
 use crate::tt::{Bound, Table};
 use crate::{Evaluate, Limits, Repetition};
-use cannonade_core::{MoveBuf, Outcome, Side, Weighted};
+use cannonade_core::{MoveBuf, Outcome, Reason, Side, Weighted};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -258,9 +258,8 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         let win = MATE - ply as i32;
         match rule {
             Repetition::Off => None,
-            Repetition::Draw { occurrence } => {
-                (count + 1 >= occurrence || in_path).then(|| self.draw_for(pos.mover()))
-            }
+            Repetition::Draw { occurrence } => (count + 1 >= occurrence || in_path)
+                .then(|| self.outcome_score(pos.drawn(Reason::Repetition), pos.mover(), ply)),
             // The ply that made the third occurrence loses: the side to move here wins,
             // unless it is mated (mate is judged first).
             Repetition::ThirdLoses => (count >= 2).then(|| self.unless_stuck(pos, win, ply)),

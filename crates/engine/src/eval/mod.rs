@@ -3,4 +3,7 @@
 mod banqi;
 mod battle;
 mod commander;
+mod scored;
 mod xiangqi;
+
+pub(crate) use scored::Scored;

@@ -12,7 +12,7 @@ use crate::state::{App, Conn, Frame, Out, lock};
 use cannonade_banqi::DealSeed;
 use cannonade_commander::points::Format;
 use cannonade_core::{Next, Side};
-use cannonade_engine::{Clock as EngineClock, Limits, search_record};
+use cannonade_engine::{Clock as EngineClock, Engine, Limits};
 use cannonade_games::{AnyGame, AnyRecord, GameKind};
 use cannonade_store::{EventRow, Finish, GameRow, RatingRow};
 use cannonade_wire::{
@@ -1140,6 +1140,8 @@ impl Actor {
         let record = self.record.clone();
         let ply = self.moves.len() as u32;
         let stop = self.ai_stop.clone();
+        // A scored format is played for its points and objectives.
+        let format = self.format;
         let config = &self.app.config;
         // Each level below 8 searches a quarter of the nodes of the next.
         let nodes = (config.ai_max_nodes >> (2 * (8 - level as u32))).max(64);
@@ -1167,7 +1169,7 @@ impl Actor {
         tokio::spawn(async move {
             // Bounded blocking work: a node and time budget, on the blocking pool.
             let best = tokio::task::spawn_blocking(move || {
-                search_record(&record, &limits, &stop, |_| {}).best
+                Engine::new().search_format(&record, format, &limits, &stop, |_| {}).best
             })
             .await
             .ok()
