@@ -216,3 +216,30 @@ async fn spectator_scores_and_the_crowd_record_survive_a_restart() {
     let score = s.until("score", |m| matches!(m, ServerMsg::Score { .. })).await;
     assert_eq!(score, ServerMsg::Score { game: game.clone(), hits: 1, total: 2 });
 }
+
+#[tokio::test]
+async fn chat_survives_a_restart_in_its_rooms() {
+    let (url, _store) = file_store("chat").await;
+    let (addr, _app) = server(cannonade_server::Config { db: url.clone(), ..config() }).await;
+    let (mut a, mut b, game) = common::pair(addr, GameKind::Xiangqi, common::tc(0, 0)).await;
+    let (mut s, _) = watch(addr, &game).await;
+    s.send(ClientMsg::Chat { game: game.clone(), text: "play h2e2!".into() }).await;
+    s.until("own line", |m| matches!(m, ServerMsg::Chat { .. })).await;
+    a.send(ClientMsg::Chat { game: game.clone(), text: "good luck".into() }).await;
+    b.until("chat", |m| matches!(m, ServerMsg::Chat { .. })).await;
+
+    // A second server on the same database.
+    let (addr, _app2) = server(cannonade_server::Config { db: url, ..config() }).await;
+    let mut s = Client::connect(addr, Some(&s.token)).await;
+    s.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    let seen: Vec<String> = s.snapshot().await.chat.into_iter().map(|l| l.text).collect();
+    assert_eq!(seen, ["play h2e2!", "good luck"], "spectators read both rooms");
+    let mut b = Client::connect(addr, Some(&b.token)).await;
+    b.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    let seen: Vec<String> = b.snapshot().await.chat.into_iter().map(|l| l.text).collect();
+    assert_eq!(seen, ["good luck"], "players never read the spectators' room");
+    // Lines go on being numbered after the stored ones.
+    b.send(ClientMsg::Chat { game: game.clone(), text: "thanks".into() }).await;
+    let line = s.until("chat", |m| matches!(m, ServerMsg::Chat { .. })).await;
+    assert!(matches!(line, ServerMsg::Chat { line, .. } if line.text == "thanks"));
+}

@@ -14,7 +14,7 @@ mod rows;
 mod sql;
 
 pub use error::StoreError;
-pub use rows::{EventRow, Finish, GameRow, NewPlayer, RatingRow, User};
+pub use rows::{ChatRow, EventRow, Finish, GameRow, NewPlayer, RatingRow, User};
 pub use sql::SqlStore;
 
 use std::future::Future;
@@ -52,6 +52,10 @@ pub trait Store: Send + Sync + 'static {
     fn user_games<'a>(&'a self, user_id: &'a str, limit: u32) -> StoreFuture<'a, Vec<GameRow>>;
     /// A game's events in version order.
     fn events<'a>(&'a self, game_id: &'a str) -> StoreFuture<'a, Vec<EventRow>>;
+    /// Stores a chat line.
+    fn add_chat<'a>(&'a self, line: &'a ChatRow) -> StoreFuture<'a, ()>;
+    /// A game's last `limit` chat lines, oldest first.
+    fn chat<'a>(&'a self, game_id: &'a str, limit: u32) -> StoreFuture<'a, Vec<ChatRow>>;
     /// Creates a user (anonymous when `password_hash` is `None`).
     fn create_user<'a>(&'a self, user: &'a User) -> StoreFuture<'a, ()>;
     /// A user by name.

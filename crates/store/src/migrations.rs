@@ -10,6 +10,7 @@ use std::pin::Pin;
 const MIGRATIONS: &[(i64, &str, &str)] = &[
     (1, "init", include_str!("../migrations/0001_init.sql")),
     (2, "user games", include_str!("../migrations/0002_user_games.sql")),
+    (3, "game chat", include_str!("../migrations/0003_game_chat.sql")),
 ];
 
 /// The embedded migrations as a sqlx source.

@@ -52,6 +52,17 @@ pub struct EventRow {
     pub body: String,
 }
 
+/// One chat line of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatRow {
+    /// The game.
+    pub game_id: String,
+    /// The line's number in the game (1, 2, …).
+    pub n: i64,
+    /// The line as JSON.
+    pub body: String,
+}
+
 /// A rating.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RatingRow {

@@ -3,7 +3,7 @@
 
 use crate::migrations::migrator;
 use crate::{
-    EventRow, Finish, GameRow, NewPlayer, RatingRow, Store, StoreError, StoreFuture, User,
+    ChatRow, EventRow, Finish, GameRow, NewPlayer, RatingRow, Store, StoreError, StoreFuture, User,
 };
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyConnection, AnyPool, Row};
@@ -232,6 +232,36 @@ impl SqlStore {
         Ok(rows.iter().map(read).collect::<Result<_, _>>()?)
     }
 
+    async fn add_chat_inner(&self, line: &ChatRow) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO game_chat (game_id, n, body) VALUES ($1, $2, $3)")
+            .bind(&line.game_id)
+            .bind(line.n)
+            .bind(&line.body)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn chat_inner(&self, game_id: &str, limit: u32) -> Result<Vec<ChatRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT game_id, n, body FROM game_chat WHERE game_id = $1 ORDER BY n DESC LIMIT $2",
+        )
+        .bind(game_id)
+        .bind(limit as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        let read = |r: &AnyRow| -> Result<ChatRow, sqlx::Error> {
+            Ok(ChatRow {
+                game_id: r.try_get("game_id")?,
+                n: r.try_get("n")?,
+                body: r.try_get("body")?,
+            })
+        };
+        let mut lines = rows.iter().map(read).collect::<Result<Vec<_>, _>>()?;
+        lines.reverse();
+        Ok(lines)
+    }
+
     async fn create_user_inner(&self, u: &User) -> Result<(), StoreError> {
         insert_user(&mut *self.pool.acquire().await?, u).await
     }
@@ -390,6 +420,12 @@ impl Store for SqlStore {
     }
     fn events<'a>(&'a self, game_id: &'a str) -> StoreFuture<'a, Vec<EventRow>> {
         Box::pin(self.events_inner(game_id))
+    }
+    fn add_chat<'a>(&'a self, line: &'a ChatRow) -> StoreFuture<'a, ()> {
+        Box::pin(self.add_chat_inner(line))
+    }
+    fn chat<'a>(&'a self, game_id: &'a str, limit: u32) -> StoreFuture<'a, Vec<ChatRow>> {
+        Box::pin(self.chat_inner(game_id, limit))
     }
     fn create_user<'a>(&'a self, user: &'a User) -> StoreFuture<'a, ()> {
         Box::pin(self.create_user_inner(user))

@@ -1,7 +1,9 @@
 //! The store's contract, on embedded SQLite always and on PostgreSQL when
 //! `CANNONADE_TEST_POSTGRES` names a database (CI: `postgres://postgres@127.0.0.1:5432/test`).
 
-use cannonade_store::{EventRow, Finish, GameRow, NewPlayer, RatingRow, SqlStore, Store, User};
+use cannonade_store::{
+    ChatRow, EventRow, Finish, GameRow, NewPlayer, RatingRow, SqlStore, Store, User,
+};
 
 fn game(id: &str) -> GameRow {
     GameRow {
@@ -78,6 +80,17 @@ async fn contract(store: &dyn Store, prefix: &str) {
     let events = store.events(prefix).await.unwrap();
     assert_eq!(events, [vec![ev(1), ev(2)], many].concat());
     events_and_their_new_players_are_one_transaction(store, prefix, ev(1001)).await;
+
+    // Chat: the last lines, oldest first; a line number is taken once.
+    let line =
+        |n: i64| ChatRow { game_id: prefix.into(), n, body: format!("{{\"text\":\"{n}\"}}") };
+    assert!(store.chat(prefix, 50).await.unwrap().is_empty());
+    for n in 1..=5 {
+        store.add_chat(&line(n)).await.unwrap();
+    }
+    assert!(store.add_chat(&line(5)).await.is_err());
+    assert_eq!(store.chat(prefix, 3).await.unwrap(), vec![line(3), line(4), line(5)]);
+    assert_eq!(store.chat(prefix, 50).await.unwrap().len(), 5);
 
     let rating = RatingRow {
         user_id: user.id.clone(),

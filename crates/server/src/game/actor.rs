@@ -14,7 +14,7 @@ use cannonade_commander::points::Format;
 use cannonade_core::{Next, Side};
 use cannonade_engine::{Clock as EngineClock, Engine, Limits};
 use cannonade_games::{AnyGame, AnyRecord, GameKind};
-use cannonade_store::{EventRow, Finish, GameRow, RatingRow};
+use cannonade_store::{ChatRow, EventRow, Finish, GameRow, RatingRow};
 use cannonade_wire::{
     ChatLine, ClientMsg, ErrorCode, GameEvent, GameResult, LegalMove, MAX_CHAT_CHARS, MoveInfo,
     OfferKind, PlayerInfo, Positions, PublicPosition, Role, Room, Seat, ServerMsg, Snapshot,
@@ -93,6 +93,8 @@ pub struct Actor {
     online: [u32; 2],
     offline_since: [Option<Instant>; 2],
     chat: VecDeque<ChatLine>,
+    /// The number of the game's last stored chat line.
+    chat_stored: i64,
     proposals: Proposals,
     tally_dirty: bool,
     spectators_sent: u32,
@@ -186,6 +188,7 @@ impl Actor {
             ],
             players,
             chat: VecDeque::new(),
+            chat_stored: 0,
             proposals: Proposals::default(),
             tally_dirty: false,
             spectators_sent: 0,
@@ -211,6 +214,12 @@ impl Actor {
             && let Some(r) = parse_result(&row.result)
         {
             actor.result = Some(r);
+        }
+        for line in app.store.chat(&row.id, CHAT_KEPT as u32).await.map_err(|e| e.to_string())? {
+            let read: ChatLine =
+                serde_json::from_str(&line.body).map_err(|e| format!("chat {}: {e}", line.n))?;
+            actor.chat.push_back(read);
+            actor.chat_stored = line.n;
         }
         actor.proposals.reset(actor.moves.len() as u32);
         // Downtime is not charged: the side to move starts from the time stored with the
@@ -795,6 +804,21 @@ impl Actor {
                 }
                 let room = if role.is_player() { Room::Players } else { Room::Spectators };
                 let line = ChatLine { room, from: conn.user.name.clone(), text: text.to_string() };
+                // Stored before anyone sees it, as a move is: a restart loses no line.
+                let row = ChatRow {
+                    game_id: self.id.clone(),
+                    n: self.chat_stored + 1,
+                    body: serde_json::to_string(&line).unwrap_or_default(),
+                };
+                self.app
+                    .writer
+                    .exec(move |store| async move { store.add_chat(&row).await })
+                    .await
+                    .map_err(|e| {
+                        tracing::error!(game = %self.id, "store: {e}");
+                        (ErrorCode::Storage, format!("the chat line could not be saved: {e}"))
+                    })?;
+                self.chat_stored += 1;
                 if self.chat.len() == CHAT_KEPT {
                     self.chat.pop_front();
                 }
