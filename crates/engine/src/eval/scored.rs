@@ -5,7 +5,7 @@
 
 use crate::params::SCORED_POINT_CP;
 use crate::{Evaluate, Repetition};
-use cannonade_commander::points::{Armies, Format, judge_position, scores};
+use cannonade_commander::points::{Armies, Format, judge_position};
 use cannonade_commander::{Move, Position};
 use cannonade_core::{MoveBuf, Next, NoChance, Outcome, Reason, Rules, Side};
 use cannonade_games::AnyGame;
@@ -67,10 +67,12 @@ impl Rules for Scored {
 impl Evaluate for Scored {
     const MOVE_INDEXES: usize = <Position as Evaluate>::MOVE_INDEXES;
 
-    /// The standard evaluation plus the points lead, which the format will count.
+    /// The standard evaluation plus the points lead, which the format will count. The
+    /// points as played: a mated position is judged by [`Rules::next`] before any evaluation,
+    /// so the test for mate (a move generation) is not repeated at every leaf.
     fn evaluate(&self) -> i32 {
         let us = self.pos.turn();
-        let points = scores(&self.pos);
+        let points = self.pos.points();
         self.pos.evaluate() + SCORED_POINT_CP * (points[us] as i32 - points[1 - us] as i32)
     }
 
