@@ -6,6 +6,7 @@
 
 use anyhow::Result;
 use cannonade_engine::{Clock, Engine, Level, Limits};
+use cannonade_games::options::{Format, format_name, parse_format};
 use cannonade_games::{AnyGame, AnyRecord, GameError, GameKind};
 use cannonade_protocol::{
     Command, Go, Info, OptionKind, PositionStart, Score, bestmove, option_line,
@@ -48,6 +49,9 @@ struct Session<W: Write + Send + 'static> {
     variant: GameKind,
     ranks_from_one: bool,
     rule_options: String,
+    /// Commander Chess's scored format (ignored in the other games): kept across a change of
+    /// variant, since a GUI may set it before choosing the game.
+    format: Format,
     move_overhead: u64,
     record: AnyRecord,
     search: Option<Search>,
@@ -67,6 +71,7 @@ pub fn run_session<R: BufRead, W: Write + Send + 'static>(input: R, output: W) {
         variant: GameKind::Xiangqi,
         ranks_from_one: false,
         rule_options: String::new(),
+        format: Format::Standard,
         move_overhead: 30,
         record: AnyRecord::new(start),
         search: None,
@@ -164,6 +169,7 @@ impl<W: Write + Send + 'static> Session<W> {
                     self.rule_options = spec;
                 }
             }
+            "format" => self.format = parse_format(value_of("standard/tactical/fullforce")?)?,
             "move overhead" => {
                 self.move_overhead = value_of("number")?
                     .parse::<u64>()
@@ -284,6 +290,7 @@ impl<W: Write + Send + 'static> Session<W> {
         }
         let limits = self.limits(&go, &game);
         let record = self.record.clone();
+        let format = self.format;
         let engine = Arc::clone(&self.engine);
         let wait_for_stop = go.infinite || go.ponder;
         let stop = Arc::new(AtomicBool::new(false));
@@ -294,7 +301,7 @@ impl<W: Write + Send + 'static> Session<W> {
             // Nothing else holds the engine while a search runs; a poisoned lock (a panic
             // in an earlier search) still holds a usable engine.
             let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
-            let result = engine.search(&record, &limits, &thread_stop, |p| {
+            let result = engine.search_format(&record, format, &limits, &thread_stop, |p| {
                 let score = if p.score.abs() >= cannonade_engine::MATE - 256 {
                     let plies = cannonade_engine::MATE - p.score.abs();
                     Score::Mate(p.score.signum() * (plies + 1) / 2)
@@ -382,6 +389,15 @@ fn options() -> Vec<(&'static str, OptionKind)> {
         (
             "Repetition Rule",
             OptionKind::Combo { default: "seed".into(), vars: vec!["seed".into(), "asian".into()] },
+        ),
+        (
+            "Format",
+            OptionKind::Combo {
+                default: "standard".into(),
+                vars: [Format::Standard, Format::Tactical, Format::FullForce]
+                    .map(|f| format_name(f).to_string())
+                    .into(),
+            },
         ),
         ("Hash", OptionKind::Spin { default: 16, min: 1, max: 4096 }),
         ("Clear Hash", OptionKind::Button),
@@ -523,6 +539,26 @@ mod tests {
             "setoption name Skill Level value 11\nsetoption name UCI_Elo value 100\nsetoption name Hash value 0\n",
         );
         assert_eq!(out.matches("info string error:").count(), 3, "{out}");
+    }
+
+    #[test]
+    fn the_format_option_plays_commander_for_its_objectives() {
+        let out = session("uci\n");
+        assert!(
+            out.contains("option name Format type combo default standard var standard var tactical var fullforce"),
+            "{out}"
+        );
+        // Red's tank can take Blue's only Navy: the sea objective ends a tactical game.
+        let go = "position fen 9c1/11/9im/11/11/11/11/11/n1T8/9IM/11/10C r - - 0 1\ngo depth 2\nisready\n";
+        let tactical = session(&format!(
+            "setoption name Format value tactical\nsetoption name UCI_Variant value commander\n{go}"
+        ));
+        assert!(tactical.contains("score mate 1 "), "{tactical}");
+        assert!(tactical.contains("bestmove Tc4_a4"), "{tactical}");
+        let standard = session(&format!("setoption name UCI_Variant value commander\n{go}"));
+        assert!(!standard.contains("score mate"), "{standard}");
+        let out = session("setoption name Format value blitz\n");
+        assert!(out.contains("info string error: format must be"), "{out}");
     }
 
     #[test]

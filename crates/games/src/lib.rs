@@ -19,6 +19,7 @@ mod any_game;
 mod any_record;
 mod error;
 mod kind;
+pub mod options;
 
 pub use any_game::{AnyGame, AnyMove};
 pub use any_record::AnyRecord;

@@ -8,7 +8,8 @@ mod stats;
 
 use anyhow::{Context, Result, anyhow, bail};
 use cannonade_banqi::{DealSeed, deal_from_seed};
-use cannonade_core::{Next, Side};
+use cannonade_core::{Next, Outcome, Side};
+use cannonade_games::options::{self, Format, GameOptions};
 use cannonade_games::{AnyGame, AnyRecord, GameKind};
 use indicatif::{ProgressBar, ProgressStyle};
 use player::{MoveLimit, Player, Rng, Spec};
@@ -56,7 +57,10 @@ pub struct Args {
     /// Seed of generated openings, Banqi deals and the built-in players.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Rule options of the game (`repetition=asian`, Banqi options).
+    /// Options of the game as the server takes them: rules options (`repetition=asian`,
+    /// Banqi options) and Commander Chess's `format=tactical|fullforce`, which the referee
+    /// judges by and tells to engines that offer a `Format` option; under a scored format
+    /// `--max-plies` stands in for the game timer (decided on points).
     #[arg(long)]
     rules: Option<String>,
     /// Appends one line per game (players, result, reason, moves) to this file.
@@ -102,6 +106,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     let specs = [Spec::parse(&args.engines[0])?, Spec::parse(&args.engines[1])?];
     let control = control(&args)?;
+    game_options(&args, kind)?;
     let openings = openings(&args, kind)?;
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
     let pairs = args.games.div_ceil(2);
@@ -334,15 +339,19 @@ fn openings(args: &Args, kind: GameKind) -> Result<Vec<Opening>> {
     Ok(out)
 }
 
+/// The game's options from `--rules`.
+fn game_options(args: &Args, kind: GameKind) -> Result<GameOptions> {
+    GameOptions::parse(kind, args.rules.as_deref().unwrap_or(""))
+        .map_err(|e| anyhow!("--rules: {e}"))
+}
+
 /// The start of a game: the position, the rule options and for Banqi the deal of `pair`.
 fn start(kind: GameKind, args: &Args, fen: Option<&str>, pair: u64) -> Result<AnyRecord> {
     let mut game = match fen {
         Some(f) => AnyGame::from_fen(kind, f)?,
         None => AnyGame::start(kind)?,
     };
-    if let Some(r) = &args.rules {
-        game.apply_options(r)?;
-    }
+    game.apply_options(&game_options(args, kind)?.rules)?;
     if let AnyGame::Banqi(public) = &game {
         // Both games of a pair get the same deal, so colours are the only difference.
         let mut rng = Rng::new(args.seed ^ pair.wrapping_mul(0xA076_1D64_78BD_642F));
@@ -351,6 +360,15 @@ fn start(kind: GameKind, args: &Args, fen: Option<&str>, pair: u64) -> Result<An
         game = AnyGame::BanqiDealt(deal_from_seed(public, &seed));
     }
     Ok(AnyRecord::new(game))
+}
+
+/// The first seat's score in a finished game.
+fn first_score(o: Outcome) -> f64 {
+    match o.winner {
+        Some(Side::First) => 1.0,
+        Some(Side::Second) => 0.0,
+        None => 0.5,
+    }
 }
 
 /// Plays game `g` (pair `g / 2`, colours swapped in odd games).
@@ -366,6 +384,7 @@ fn play_game(
     seed: u64,
 ) -> Result<GameResult> {
     let first_is_a = g.is_multiple_of(2);
+    let format = game_options(args, kind)?.format;
     let mut record = start(kind, args, opening.fen.as_deref(), (g / 2) as u64)?;
     for m in &opening.moves {
         record.play_text(m).with_context(|| format!("opening move {m}"))?;
@@ -373,7 +392,7 @@ fn play_game(
     for (i, p) in players.iter_mut().enumerate() {
         let ready = p.as_mut().is_some_and(|player| player.new_game().is_ok());
         if !ready {
-            *p = Some(Player::start(&specs[i], kind, seed.wrapping_add(i as u64))?);
+            *p = Some(Player::start(&specs[i], kind, format, seed.wrapping_add(i as u64))?);
         }
     }
     // Seat → player index.
@@ -389,19 +408,19 @@ fn play_game(
         first_is_a,
     };
     loop {
-        let side = match record.next() {
-            Next::Over(o) => {
-                let score = match o.winner {
-                    Some(Side::First) => 1.0,
-                    Some(Side::Second) => 0.0,
-                    None => 0.5,
-                };
-                return Ok(finish(score, o.reason.to_string(), record));
-            }
+        let side = match options::judge(&record, format, false) {
+            Next::Over(o) => return Ok(finish(first_score(o), o.reason.to_string(), record)),
             Next::Chance => bail!("the referee holds the deal, so no chance event can wait"),
             Next::Player(side) => side,
         };
         if record.len() >= args.max_plies {
+            // A scored format's game timer: the points decide.
+            if format != Format::Standard
+                && let Next::Over(o) = options::judge(&record, format, true)
+            {
+                let reason = format!("{}-at-the-ply-limit", o.reason);
+                return Ok(finish(first_score(o), reason, record));
+            }
             return Ok(finish(0.5, "adjudicated-draw".into(), record));
         }
         let lose = if side == Side::First { 0.0 } else { 1.0 };
@@ -500,6 +519,34 @@ mod tests {
         let _ = std::fs::remove_file(&path);
         assert!(text.contains("first=A second=B"), "{text}");
         assert!(text.contains("first=B second=A"), "{text}");
+    }
+
+    #[test]
+    fn a_scored_format_is_refereed_on_points() {
+        let path = std::env::temp_dir()
+            .join(format!("cannonade-match-tactical-{}.txt", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        run(args(&format!(
+            "--game commander --rules format=tactical -e cmd=greedy -e cmd=random --games 4 --max-plies 40 --records {}",
+            path.display()
+        )))
+        .unwrap();
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(text.lines().count(), 4, "{text}");
+        // An objective, or the ply limit standing in for the game timer: points decide.
+        for line in text.lines() {
+            assert!(
+                line.contains(" reason=points ")
+                    || line.contains(" reason=points-at-the-ply-limit "),
+                "{line}"
+            );
+        }
+        // The format is Commander Chess's alone.
+        assert!(
+            run(args("--game xiangqi --rules format=tactical -e cmd=random -e cmd=random"))
+                .is_err()
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! random mover and a greedy one-ply player) for measuring the engine against a floor.
 
 use anyhow::{Context, Result, anyhow, bail};
+use cannonade_games::options::{Format, format_name};
 use cannonade_games::{AnyGame, AnyRecord, GameKind};
 use cannonade_xiangqi::{Ranks, UciMove};
 use std::io::{BufRead, BufReader, Write};
@@ -119,11 +120,13 @@ impl Rng {
 
 impl Player {
     /// Starts the player of a spec for a game.
-    pub fn start(spec: &Spec, kind: GameKind, seed: u64) -> Result<Player> {
+    /// `format` is told to an engine that offers a `Format` option (ours); the built-in
+    /// players and other engines play the standard game.
+    pub fn start(spec: &Spec, kind: GameKind, format: Format, seed: u64) -> Result<Player> {
         match spec.cmd[0].as_str() {
             "random" => Ok(Player::Random(Rng::new(seed))),
             "greedy" => Ok(Player::Greedy(Rng::new(seed))),
-            _ => UciEngine::start(spec, kind).map(Player::Uci),
+            _ => UciEngine::start(spec, kind, format).map(Player::Uci),
         }
     }
 
@@ -203,7 +206,7 @@ impl Drop for UciEngine {
 }
 
 impl UciEngine {
-    fn start(spec: &Spec, kind: GameKind) -> Result<UciEngine> {
+    fn start(spec: &Spec, kind: GameKind, format: Format) -> Result<UciEngine> {
         let mut child = Command::new(&spec.cmd[0])
             .args(&spec.cmd[1..])
             .stdin(Stdio::piped())
@@ -230,13 +233,25 @@ impl UciEngine {
             ranks_from_one: spec.ranks_from_one && kind == GameKind::Xiangqi,
         };
         e.send("uci")?;
-        e.wait_for(|l| l == "uciok", HANDSHAKE)?;
+        let mut offers_format = false;
+        e.wait_for(
+            |l| {
+                offers_format |= l.starts_with("option name Format ");
+                l == "uciok"
+            },
+            HANDSHAKE,
+        )?;
         let variant = spec.variant.clone().unwrap_or_else(|| kind.name().to_string());
         // Options first: a VariantPath must be loaded before the variant it defines is chosen.
         for (name, value) in &spec.options {
             e.send(&format!("setoption name {name} value {value}"))?;
         }
         e.send(&format!("setoption name UCI_Variant value {variant}"))?;
+        // An `option.Format=` of the spec wins (to pit a format-blind build against one).
+        let own_format = spec.options.iter().any(|(n, _)| n.eq_ignore_ascii_case("Format"));
+        if offers_format && !own_format && kind == GameKind::Commander {
+            e.send(&format!("setoption name Format value {}", format_name(format)))?;
+        }
         e.new_game()?;
         Ok(e)
     }

@@ -3,7 +3,6 @@
 
 use super::clock::{Clock, Expired};
 use super::export::export;
-use super::format;
 use super::proposals::{Judged, PlyCrowd, Proposals};
 use super::stored::StoredEvent;
 use super::{Audience, Cmd, Dealer, GameHandle, GameSpec, SeatSpec, Summary, role_of, start_game};
@@ -13,6 +12,7 @@ use cannonade_banqi::DealSeed;
 use cannonade_commander::points::Format;
 use cannonade_core::{Next, Side};
 use cannonade_engine::{Clock as EngineClock, Engine, Limits};
+use cannonade_games::options;
 use cannonade_games::{AnyGame, AnyRecord, GameKind};
 use cannonade_store::{ChatRow, EventRow, Finish, GameRow, RatingRow};
 use cannonade_wire::{
@@ -292,7 +292,7 @@ impl Actor {
         }
         // A move that ended the game was stored but its end was not (a crash in between).
         if self.result.is_none()
-            && let Next::Over(outcome) = format::judge(&self.record, self.format, false)
+            && let Next::Over(outcome) = options::judge(&self.record, self.format, false)
             && let Err((_, e)) = self.end(outcome.winner, outcome.reason.as_str()).await
         {
             tracing::error!(game = %self.id, "could not end the game: {e}");
@@ -1001,7 +1001,7 @@ impl Actor {
         self.app.metrics.moves.fetch_add(1, Relaxed);
         self.reveal_proposals(side, request, judged);
         self.app.metrics.move_latency.observe(received.elapsed().as_micros() as u64);
-        if let Next::Over(outcome) = format::judge(&self.record, self.format, false) {
+        if let Next::Over(outcome) = options::judge(&self.record, self.format, false) {
             self.end(outcome.winner, outcome.reason.as_str()).await?;
         }
         Ok(())
@@ -1012,7 +1012,7 @@ impl Actor {
     async fn time_out(&mut self, expired: Expired) -> Result<(), Refusal> {
         match expired {
             Expired::Flag(side) => self.end(Some(side.opponent()), "time").await,
-            Expired::GameTime => match format::judge(&self.record, self.format, true) {
+            Expired::GameTime => match options::judge(&self.record, self.format, true) {
                 Next::Over(outcome) => self.end(outcome.winner, outcome.reason.as_str()).await,
                 // Only scored formats have a game timer, and those are decided on time.
                 _ => self.end(None, "time").await,
@@ -1069,7 +1069,7 @@ impl Actor {
         let result = GameResult {
             winner: winner.map(seat_of),
             reason: reason.to_string(),
-            points: format::points(&self.record, self.format),
+            points: options::points(&self.record, self.format),
         };
         let seed = self.dealer.as_ref().map(Dealer::reveal_seed);
         let event = GameEvent::Ended {

@@ -5,7 +5,6 @@ mod actor;
 pub mod clock;
 mod dealer;
 mod export;
-mod format;
 pub mod proposals;
 mod replay;
 mod stored;
@@ -23,8 +22,8 @@ use std::sync::atomic::{AtomicBool, AtomicU32};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
+pub use cannonade_games::options::GameOptions;
 pub use dealer::Dealer;
-pub use format::GameOptions;
 
 /// What a game shows in the lobby, updated by its actor.
 #[derive(Debug)]

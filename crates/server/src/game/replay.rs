@@ -2,8 +2,8 @@
 //! each move, public views only. The actor answers for a game it runs; any node builds them
 //! from the store's row and events, which hold every told move, without the game's actor.
 
-use super::format::GameOptions;
 use super::stored::StoredEvent;
+use cannonade_games::options::GameOptions;
 use cannonade_games::{AnyGame, AnyRecord, GameKind};
 use cannonade_store::{EventRow, GameRow};
 use cannonade_wire::{MoveInfo, Positions, PublicPosition};

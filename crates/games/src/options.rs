@@ -2,13 +2,15 @@
 //! `format=tactical` or `format=fullforce`: the tactical game (a 15-minute game timer; it
 //! ends as soon as a side achieves an objective and is decided on points) and the full-force
 //! game (a 30-minute game timer; decided on points when it runs out or a draw rule applies).
-//! The option is the server's, not the position's (it says how long the game lasts and how it
-//! is decided), so it is split off before the rules options are applied to the position and
-//! written back in front of them.
+//! The option belongs to the game as played, not to the position (it says how long the game
+//! lasts and how it is decided), so it is split off before the rules options are applied to
+//! the position and written back in front of them. The server, `cannonade match` and
+//! `cannonade uci` read it here.
 
-use cannonade_commander::points::{Format, judge_format};
+use crate::{AnyRecord, GameKind};
+pub use cannonade_commander::points::Format;
+use cannonade_commander::points::judge_format;
 use cannonade_core::Next;
-use cannonade_games::{AnyRecord, GameKind};
 
 /// The tactical game's timer (official: 15 minutes for the whole game).
 pub const TACTICAL_MS: u64 = 15 * 60 * 1000;
@@ -40,16 +42,7 @@ impl GameOptions {
             if format.is_some() {
                 return Err("the format is given twice".into());
             }
-            format = Some(match value.trim() {
-                "standard" => Format::Standard,
-                "tactical" => Format::Tactical,
-                "fullforce" | "full-force" => Format::FullForce,
-                other => {
-                    return Err(format!(
-                        "format must be standard, tactical or fullforce, not '{other}'"
-                    ));
-                }
-            });
+            format = Some(parse_format(value)?);
         }
         Ok(GameOptions { format: format.unwrap_or(Format::Standard), rules: rules.join(",") })
     }
@@ -57,12 +50,11 @@ impl GameOptions {
     /// The options as stored and shown: `format=…` first (left out for the standard game),
     /// then the rules options.
     pub fn text(&self) -> String {
-        let format = match self.format {
-            Format::Standard => return self.rules.clone(),
-            Format::Tactical => "format=tactical",
-            Format::FullForce => "format=fullforce",
-        };
-        if self.rules.is_empty() { format.to_string() } else { format!("{format},{}", self.rules) }
+        if self.format == Format::Standard {
+            return self.rules.clone();
+        }
+        let format = format!("format={}", format_name(self.format));
+        if self.rules.is_empty() { format } else { format!("{format},{}", self.rules) }
     }
 
     /// The game timer of a scored format, in milliseconds.
@@ -72,6 +64,33 @@ impl GameOptions {
             Format::Tactical => Some(TACTICAL_MS),
             Format::FullForce => Some(FULL_FORCE_MS),
         }
+    }
+}
+
+/// A format by its name: `standard`, `tactical` or `fullforce` (also `full-force`).
+///
+/// ```
+/// use cannonade_commander::points::Format;
+/// use cannonade_games::options::{format_name, parse_format};
+/// assert_eq!(parse_format("full-force"), Ok(Format::FullForce));
+/// assert_eq!(format_name(Format::FullForce), "fullforce");
+/// assert!(parse_format("blitz").is_err());
+/// ```
+pub fn parse_format(name: &str) -> Result<Format, String> {
+    match name.trim() {
+        "standard" => Ok(Format::Standard),
+        "tactical" => Ok(Format::Tactical),
+        "fullforce" | "full-force" => Ok(Format::FullForce),
+        other => Err(format!("format must be standard, tactical or fullforce, not '{other}'")),
+    }
+}
+
+/// A format's name as [`parse_format`] reads it.
+pub fn format_name(format: Format) -> &'static str {
+    match format {
+        Format::Standard => "standard",
+        Format::Tactical => "tactical",
+        Format::FullForce => "fullforce",
     }
 }
 
@@ -98,8 +117,8 @@ pub fn points(record: &AnyRecord, format: Format) -> Option<[u32; 2]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::AnyGame;
     use cannonade_core::{Outcome, Reason, Side};
-    use cannonade_games::AnyGame;
 
     fn record(fen: &str, moves: &[&str]) -> AnyRecord {
         let mut r = AnyRecord::new(AnyGame::from_fen(GameKind::Commander, fen).unwrap());
