@@ -19,7 +19,7 @@ pub enum AsSeat {
 pub struct Args {
     /// The game: xiangqi, banqi, chessbattle or commander (may be left out with --load).
     game: Option<String>,
-    /// Play against the engine at this level (1 weakest … 8 strongest); without it, two
+    /// Play against the engine at this level (1 weakest … 10 strongest); without it, two
     /// people share the keyboard.
     #[arg(long, value_name = "LEVEL",
           value_parser = clap::value_parser!(u8).range(MIN_LEVEL as i64..=MAX_LEVEL as i64))]

@@ -31,6 +31,10 @@ pub trait Evaluate: Rules {
     /// What a draw costs the side the search plays for, in centipawns (contempt).
     const CONTEMPT: i32 = crate::params::DRAW_CONTEMPT;
 
+    /// How fast this game's search visits nodes, in percent of Xiangqi's; a level's node
+    /// budget is scaled by it ([`crate::params::XIANGQI_NODE_RATE`]).
+    const NODE_RATE: u32 = crate::params::XIANGQI_NODE_RATE;
+
     /// The position's value in centipawns for the seat to move.
     fn evaluate(&self) -> i32;
 

@@ -3,7 +3,7 @@
 //! [`crate::params::LEVELS`]).
 
 use crate::Limits;
-use crate::params::{LEVEL_ELO, LEVELS};
+use crate::params::{LEVEL_ELO, LEVELS, XIANGQI_NODE_RATE};
 
 /// A playing level, 1 to 10.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -54,14 +54,25 @@ impl Level {
         LEVELS[self.0 as usize - 1].2
     }
 
-    /// The caller's limits, tightened by the level's depth and node budget.
-    pub fn restrict(self, limits: &Limits) -> Limits {
+    /// The caller's limits, tightened by the level's depth, its node budget scaled by the
+    /// game's node rate (percent of Xiangqi's, [`crate::Evaluate::NODE_RATE`]) and its share
+    /// of the time.
+    ///
+    /// ```
+    /// use cannonade_engine::{Level, Limits};
+    /// let five = Level::new(5).unwrap();
+    /// // A game searched at a tenth of Xiangqi's speed gets a tenth of the nodes.
+    /// let xiangqi = five.restrict(&Limits::default(), 100).nodes.unwrap();
+    /// assert_eq!(five.restrict(&Limits::default(), 10).nodes, Some(xiangqi / 10));
+    /// ```
+    pub fn restrict(self, limits: &Limits, node_rate: u32) -> Limits {
         let (depth, nodes, _, time_percent) = LEVELS[self.0 as usize - 1];
         let mut l = limits.clone();
         if depth != u32::MAX {
             l.depth = Some(l.depth.map_or(depth, |d| d.min(depth)));
         }
         if nodes != u64::MAX {
+            let nodes = (nodes * node_rate as u64 / XIANGQI_NODE_RATE as u64).max(1);
             l.nodes = Some(l.nodes.map_or(nodes, |n| n.min(nodes)));
         }
         if time_percent < 100 {
@@ -83,31 +94,65 @@ impl Default for Level {
 mod tests {
     use super::*;
 
-    #[test]
-    fn levels_are_monotonic() {
-        for n in 1..10 {
-            let (a, b) = (Level(n), Level(n + 1));
-            let (la, lb) = (a.restrict(&Limits::default()), b.restrict(&Limits::default()));
-            assert!(la.depth.unwrap_or(u32::MAX) <= lb.depth.unwrap_or(u32::MAX));
-            assert!(la.nodes.unwrap_or(u64::MAX) <= lb.nodes.unwrap_or(u64::MAX));
-            assert!(a.noise() >= b.noise());
-            assert!(a.nominal_elo() < b.nominal_elo());
-        }
-        assert_eq!(Level::MAX.noise(), 0);
-        assert_eq!(Level::MAX.restrict(&Limits::default()), Limits::default());
-    }
+    /// Every game's node rate, slowest first.
+    const RATES: [u32; 4] = [
+        crate::params::COMMANDER_NODE_RATE,
+        crate::params::BATTLE_NODE_RATE,
+        XIANGQI_NODE_RATE,
+        crate::params::BANQI_NODE_RATE,
+    ];
 
     #[test]
-    fn level_nine_thinks_half_as_long() {
+    fn levels_are_monotonic_in_every_game() {
         let given = Limits {
             time: Some(std::time::Duration::from_millis(400)),
             soft_time: Some(std::time::Duration::from_millis(200)),
             ..Limits::default()
         };
-        let l = Level(9).restrict(&given);
-        assert_eq!(l.time, Some(std::time::Duration::from_millis(200)));
-        assert_eq!(l.soft_time, Some(std::time::Duration::from_millis(100)));
-        assert_eq!(Level::MAX.restrict(&given), given);
+        for rate in RATES {
+            for n in 1..10 {
+                let (a, b) = (Level(n), Level(n + 1));
+                let (la, lb) = (a.restrict(&given, rate), b.restrict(&given, rate));
+                assert!(la.depth.unwrap_or(u32::MAX) < lb.depth.unwrap_or(u32::MAX));
+                assert!(la.nodes.unwrap_or(u64::MAX) < lb.nodes.unwrap_or(u64::MAX), "{rate} {n}");
+                // A level never thinks longer than the one above it: when time binds before
+                // the budgets, more time is more strength.
+                assert!(la.time <= lb.time && la.soft_time <= lb.soft_time, "{rate} {n}");
+                assert!(a.noise() >= b.noise());
+                assert!(a.nominal_elo() < b.nominal_elo());
+            }
+            assert_eq!(Level::MAX.restrict(&Limits::default(), rate), Limits::default());
+        }
+        assert_eq!(Level::MAX.noise(), 0);
+    }
+
+    #[test]
+    fn node_budgets_scale_with_the_game_s_speed() {
+        let nodes = |level: u8, rate| Level(level).restrict(&Limits::default(), rate).nodes;
+        for n in 1..10 {
+            assert_eq!(nodes(n, XIANGQI_NODE_RATE), Some(LEVELS[n as usize - 1].1));
+            for pair in RATES.windows(2) {
+                assert!(nodes(n, pair[0]) < nodes(n, pair[1]));
+            }
+        }
+        // The caller's own budget still caps it.
+        let given = Limits { nodes: Some(1_000), ..Limits::default() };
+        assert_eq!(Level(9).restrict(&given, 300).nodes, Some(1_000));
+    }
+
+    #[test]
+    fn levels_below_ten_think_half_as_long() {
+        let given = Limits {
+            time: Some(std::time::Duration::from_millis(400)),
+            soft_time: Some(std::time::Duration::from_millis(200)),
+            ..Limits::default()
+        };
+        for n in 1..10 {
+            let l = Level(n).restrict(&given, XIANGQI_NODE_RATE);
+            assert_eq!(l.time, Some(std::time::Duration::from_millis(200)));
+            assert_eq!(l.soft_time, Some(std::time::Duration::from_millis(100)));
+        }
+        assert_eq!(Level::MAX.restrict(&given, XIANGQI_NODE_RATE), given);
     }
 
     #[test]

@@ -262,7 +262,7 @@ impl Engine {
                 .map_or(0, |d| d.as_nanos() as u64);
             nanos ^ self.searches.wrapping_mul(0x9E37_79B9_7F4A_7C15)
         };
-        let limits = self.level.restrict(limits);
+        let limits = self.level.restrict(limits, G::NODE_RATE);
         let game = AnyGame::from(pos.clone());
         // Texts of a line, each move written in the position it is played from.
         let line_text = |pv: &[G::Move]| {

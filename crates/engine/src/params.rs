@@ -186,24 +186,40 @@ pub const COMMANDER_NEAR_ENEMY: i32 = 18;
 /// (an enemy Air Force must then fly through it to strike).
 pub const COMMANDER_AIR_COVER: i32 = 20;
 
-/// Levels 1–10 for people: maximum depth, node budget, evaluation noise (± centipawns) and
-/// the percentage of the given thinking time used. Level 10 is full strength. Each level
-/// searches one ply deeper than the one below: the ladder measured with levels that shared a
-/// depth showed steps of only +29 and +44 Elo (noise and node budgets alone barely separate
-/// them), while a ply more gave +90 to +550. Level 9's caps do not bind at fast time
-/// controls (it drew level 10 at 250 ms a move), so it also thinks half as long.
+/// Levels 1–10 for people: maximum depth, node budget (in Xiangqi nodes: see
+/// [`XIANGQI_NODE_RATE`]), evaluation noise (± centipawns) and the percentage of the given
+/// thinking time used. Level 10 is full strength. Each level searches one ply deeper than
+/// the one below: the ladder measured with levels that shared a depth showed steps of only
+/// +29 and +44 Elo (noise and node budgets alone barely separate them), while a ply more gave
+/// +90 to +550. Level 9's caps do not bind at fast time controls (it drew level 10 at 250 ms
+/// a move), so it thinks half as long; so does every level below it, since a level that was
+/// given more time than the one above it beat it whenever time bound before the budgets
+/// (Commander Chess's level 8 against 9 went 10-5-1 at 50 ms a move).
 pub const LEVELS: [(u32, u64, i32, u32); 10] = [
-    (1, 2_000, 200, 100),
-    (2, 6_000, 120, 100),
-    (3, 15_000, 80, 100),
-    (4, 40_000, 50, 100),
-    (5, 100_000, 35, 100),
-    (6, 250_000, 20, 100),
-    (7, 600_000, 12, 100),
-    (8, 1_500_000, 6, 100),
+    (1, 2_000, 200, 50),
+    (2, 6_000, 120, 50),
+    (3, 15_000, 80, 50),
+    (4, 40_000, 50, 50),
+    (5, 100_000, 35, 50),
+    (6, 250_000, 20, 50),
+    (7, 600_000, 12, 50),
+    (8, 1_500_000, 6, 50),
     (9, 3_000_000, 3, 50),
     (u32::MAX, u64::MAX, 0, 100),
 ];
+
+/// How many nodes a second each game's search visits, in percent of Xiangqi's (from the
+/// start position, `go movetime 2000`, 2026-11-22: Xiangqi 0.95 M, Banqi 3.1 M with the
+/// quiescence at unexpanded flips, Chess-Battle 0.42 M, Commander Chess 0.08 M). A level's
+/// node budget in [`LEVELS`] is scaled by it, so that a level thinks about as long in every
+/// game and the budgets, not the clock, tell the levels apart in the slow games too.
+pub const XIANGQI_NODE_RATE: u32 = 100;
+/// Banqi's node rate (see [`XIANGQI_NODE_RATE`]).
+pub const BANQI_NODE_RATE: u32 = 300;
+/// Chess-Battle's node rate (see [`XIANGQI_NODE_RATE`]).
+pub const BATTLE_NODE_RATE: u32 = 45;
+/// Commander Chess's node rate (see [`XIANGQI_NODE_RATE`]).
+pub const COMMANDER_NODE_RATE: u32 = 10;
 
 /// The `UCI_Elo` of each level, for `UCI_LimitStrength`. The shape is the measured ladder
 /// (Xiangqi, docs/engine.md: steps of +470, +545, +280, +211, +163, +89, +89, +221, +211

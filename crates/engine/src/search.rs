@@ -170,8 +170,10 @@ struct Searcher<'a, G: Evaluate> {
 
 impl<'a, G: Evaluate> Searcher<'a, G> {
     fn out_of_budget(&mut self) -> bool {
+        // The first iteration always finishes within the time: a node budget too small for
+        // it would leave the move to generation order.
         if !self.aborted
-            && (self.limits.nodes.is_some_and(|n| self.nodes >= n)
+            && ((self.root_depth > 1 && self.limits.nodes.is_some_and(|n| self.nodes >= n))
                 || (self.nodes.is_multiple_of(1024)
                     && (self.stop.load(Ordering::Relaxed)
                         || self.limits.time.is_some_and(|t| self.start.elapsed() >= t))))

@@ -36,6 +36,15 @@ fn takes_a_free_chariot() {
 }
 
 #[test]
+fn a_node_budget_never_cuts_the_first_iteration_short() {
+    // One node would stop the first iteration at its first move in generation order; the
+    // one-ply search finishes and takes the chariot.
+    let (_, r) = go("4k4/9/9/9/r8/R8/9/9/9/3K5 w", Limits { nodes: Some(1), ..Limits::default() });
+    assert_eq!(r.depth, 1);
+    assert_eq!(r.best.unwrap().to_string(), "a4a5");
+}
+
+#[test]
 fn no_move_means_none() {
     let (_, r) = go("5k3/9/9/9/3r5/9/9/6n2/9/4K4 w", depth(2));
     assert_eq!(r.best, None);

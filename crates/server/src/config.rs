@@ -21,7 +21,9 @@ pub struct Config {
     pub rate_per_sec: u32,
     /// Per-connection rate limit: burst.
     pub rate_burst: u32,
-    /// The engine's largest node budget for one move (level 8); lower levels use less.
+    /// The engine's largest node budget for one move at any level, a bound on the work of
+    /// one search beside [`Config::ai_max_time`]; the levels below 10 have budgets of their
+    /// own ([`cannonade_engine::Level`]).
     pub ai_max_nodes: u64,
     /// The engine's longest think for one move.
     pub ai_max_time: Duration,
@@ -42,7 +44,8 @@ impl Default for Config {
             linger: Duration::from_secs(300),
             rate_per_sec: 20,
             rate_burst: 40,
-            ai_max_nodes: 2_000_000,
+            // Above what any game searches in `ai_max_time` (Banqi: about 3 M nodes a second).
+            ai_max_nodes: 20_000_000,
             ai_max_time: Duration::from_secs(3),
             redis: None,
             lease: Duration::from_secs(10),

@@ -7,6 +7,7 @@ use crate::lobby::{Refusal, may_take, no_seek};
 use crate::session;
 use crate::state::{App, CONN_QUEUE, Conn, Frame, Out, lock};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use cannonade_engine::Level;
 use cannonade_games::GameKind;
 use cannonade_wire::{
     ClientMsg, ErrorCode, MAX_CLIENT_MESSAGE, PROTOCOL_VERSION, Seat, SeekInfo, ServerMsg,
@@ -316,8 +317,8 @@ impl Socket {
                 game::start_game(&app, spec).await?;
             }
             ClientMsg::PlayAi { game, options, clock, level, seat } => {
-                if !(1..=8).contains(&level) {
-                    return Err((ErrorCode::Invalid, "levels run from 1 to 8".into()));
+                if Level::new(level).is_none() {
+                    return Err((ErrorCode::Invalid, "levels run from 1 to 10".into()));
                 }
                 let me = self.human();
                 let seat = seat.unwrap_or(if crate::ids::random_bytes::<1>()[0] & 1 == 0 {

@@ -343,6 +343,39 @@ async fn the_engine_answers_a_move() {
 }
 
 #[tokio::test]
+async fn ai_levels_are_the_engine_s_one_to_ten() {
+    let (addr, _) = server(config()).await;
+    let mut c = Client::connect(addr, None).await;
+    let play = |level| ClientMsg::PlayAi {
+        game: GameKind::Commander,
+        options: String::new(),
+        clock: tc(0, 0),
+        level,
+        seat: Some(cannonade_wire::Seat::Second),
+    };
+    for level in [0, 11] {
+        c.send(play(level)).await;
+        assert_eq!(c.error().await.0, ErrorCode::Invalid, "level {level}");
+    }
+    // The top level moves first, within the server's node budget.
+    c.send(play(10)).await;
+    let (game, role) = c.started().await;
+    assert_eq!(role, Role::Second);
+    c.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    let snap = c.snapshot().await;
+    // The engine's move, in the snapshot if it came first.
+    let legal = if snap.moves.is_empty() {
+        let (_, ply, _, legal) = c.moved().await;
+        assert_eq!(ply, 0);
+        legal
+    } else {
+        assert_eq!(snap.moves.len(), 1);
+        snap.legal
+    };
+    assert!(legal.is_some(), "the legal moves come to the side to move");
+}
+
+#[tokio::test]
 async fn the_lobby_lists_seeks_and_accepting_starts_a_game() {
     let (addr, _) = server(config()).await;
     let mut a = Client::connect(addr, None).await;

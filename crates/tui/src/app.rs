@@ -5,7 +5,7 @@
 use crate::board_view::{BoardView, Occupant};
 use crate::engine_job::{EngineJob, Poll};
 use crate::geometry::{Cell, Geometry};
-use crate::level::limits_for_level;
+use crate::level::{engine_level, think_limits};
 use crate::move_choice::{MoveChoice, choices};
 use crate::record_file::{MAX_RECORD_BYTES, read_record, write_record};
 use cannonade_core::{Next, Outcome, Side};
@@ -18,7 +18,7 @@ use std::path::Path;
 pub enum Seat {
     /// A person at the keyboard.
     Human,
-    /// The engine at a level (see [`crate::limits_for_level`]).
+    /// The engine at a level, 1 to 10 (see [`crate::engine_level`]).
     Engine(u8),
 }
 
@@ -689,9 +689,12 @@ impl App {
         if let Next::Player(side) = self.next()
             && let Seat::Engine(level) = self.seats[seat_index(side)]
         {
-            let position = self.record.position();
-            self.engine =
-                Some(EngineJob::start(&position, limits_for_level(level), self.record.len()));
+            self.engine = Some(EngineJob::start(
+                &self.record,
+                engine_level(level),
+                think_limits(),
+                self.record.len(),
+            ));
             return true;
         }
         false

@@ -1,7 +1,7 @@
 //! The engine thinking on a background thread, so the board keeps answering keys.
 
-use cannonade_engine::{AnyProgress, AnyResult, Limits, search_any};
-use cannonade_games::AnyGame;
+use cannonade_engine::{AnyProgress, AnyResult, Engine, Level, Limits};
+use cannonade_games::AnyRecord;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
@@ -42,16 +42,19 @@ pub enum Poll {
 }
 
 impl EngineJob {
-    /// Starts searching `game` (its public view: the engine never sees a Banqi deal).
-    pub fn start(game: &AnyGame, limits: Limits, ply: usize) -> EngineJob {
+    /// Starts the engine at `level` on the game's current position, with its history for the
+    /// repetition rules (a Banqi game through its public view: the engine never sees a deal).
+    pub fn start(record: &AnyRecord, level: Level, limits: Limits, ply: usize) -> EngineJob {
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, reports) = channel();
-        let game = game.public();
+        let record = record.clone();
         let flag = Arc::clone(&stop);
         let spawned = std::thread::Builder::new().name(ENGINE_THREAD.into()).spawn(move || {
             let progress = tx.clone();
             let search = std::panic::AssertUnwindSafe(|| {
-                search_any(&game, &limits, &flag, |p| {
+                let mut engine = Engine::new();
+                engine.set_level(level);
+                engine.search(&record, &limits, &flag, |p| {
                     let _ = progress.send(Report::Progress(p.clone()));
                 })
             });

@@ -1,24 +1,33 @@
-//! Engine levels for the terminal board. The engine issue is adding proper levels to the
-//! engine itself; until then this one function maps a level to search limits, and swapping
-//! it for the engine's own mapping is a one-line change.
+//! Engine levels for the terminal board: the engine's own calibrated levels 1–10
+//! ([`cannonade_engine::Level`]), within a thinking time that keeps even the top level
+//! answering in a few seconds.
 
-use cannonade_engine::Limits;
+use cannonade_engine::{Level, Limits};
 use std::time::Duration;
 
 /// The weakest level.
-pub const MIN_LEVEL: u8 = 1;
+pub const MIN_LEVEL: u8 = Level::MIN.number();
 /// The strongest level.
-pub const MAX_LEVEL: u8 = 8;
+pub const MAX_LEVEL: u8 = Level::MAX.number();
 
-/// The search limits of a level (clamped to [`MIN_LEVEL`]..=[`MAX_LEVEL`]): level `n`
-/// searches `n` plies deep, within a node budget that grows fourfold per level and a time
-/// cap of 0.4 s per level, so even the top level answers in a few seconds.
-pub fn limits_for_level(level: u8) -> Limits {
-    let level = level.clamp(MIN_LEVEL, MAX_LEVEL);
+/// The engine's level for a seat's level number, clamped to [`MIN_LEVEL`]..=[`MAX_LEVEL`].
+///
+/// ```
+/// use cannonade_tui::{MAX_LEVEL, engine_level};
+/// assert_eq!(engine_level(3).number(), 3);
+/// assert_eq!(engine_level(200).number(), MAX_LEVEL);
+/// ```
+pub fn engine_level(level: u8) -> Level {
+    Level::new(level.clamp(MIN_LEVEL, MAX_LEVEL)).unwrap_or_default()
+}
+
+/// The time every level may think: the level then takes its share and its budgets
+/// ([`Level::restrict`]). The top level stops deepening after a second and never thinks
+/// longer than three.
+pub fn think_limits() -> Limits {
     Limits {
-        depth: Some(level as u32),
-        nodes: Some(2_000 * 4u64.pow(level as u32)),
-        time: Some(Duration::from_millis(400 * level as u64)),
+        time: Some(Duration::from_secs(3)),
+        soft_time: Some(Duration::from_secs(1)),
         ..Limits::default()
     }
 }
@@ -28,12 +37,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn levels_grow_and_are_clamped() {
-        for level in MIN_LEVEL..MAX_LEVEL {
-            let (a, b) = (limits_for_level(level), limits_for_level(level + 1));
-            assert!(a.depth < b.depth && a.nodes < b.nodes && a.time < b.time, "{level}");
+    fn levels_are_the_engine_s_and_clamped() {
+        assert_eq!((MIN_LEVEL, MAX_LEVEL), (1, 10));
+        for n in MIN_LEVEL..=MAX_LEVEL {
+            assert_eq!(engine_level(n).number(), n);
         }
-        assert_eq!(limits_for_level(0), limits_for_level(MIN_LEVEL));
-        assert_eq!(limits_for_level(200), limits_for_level(MAX_LEVEL));
+        assert_eq!(engine_level(0), Level::MIN);
+        assert_eq!(engine_level(200), Level::MAX);
     }
 }

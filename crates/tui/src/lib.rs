@@ -35,6 +35,6 @@ pub use board_view::{BoardView, Occupant, Piece, ViewError, piece_label};
 pub use draw::{MIN_HEIGHT, MIN_WIDTH, draw};
 pub use engine_job::{ENGINE_THREAD, EngineJob, Poll};
 pub use geometry::{Cell, Gap, Geometry, Palette, Terrain};
-pub use level::{MAX_LEVEL, MIN_LEVEL, limits_for_level};
+pub use level::{MAX_LEVEL, MIN_LEVEL, engine_level, think_limits};
 pub use move_choice::{MoveChoice, choices, square_names};
 pub use terminal::{restore_terminal, run};

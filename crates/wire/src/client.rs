@@ -64,7 +64,7 @@ pub enum ClientMsg {
         options: String,
         /// The clock (`initial_ms: 0` for none).
         clock: TimeControl,
-        /// Strength 1 (weakest) to 8.
+        /// Strength 1 (weakest) to 10, the engine's calibrated levels.
         level: u8,
         /// The human's seat; `null` for a random one.
         #[serde(default)]

@@ -125,7 +125,7 @@ function home() {
     const c = CLOCKS[Number(clock.value)];
     return { initial_ms: c[1], increment_ms: c[2] };
   };
-  const level = /** @type {HTMLSelectElement} */ (h('select', { id: 'level', 'aria-label': 'AI level' }, ...[1, 2, 3, 4, 5, 6, 7, 8].map((l) => h('option', { value: String(l) }, `Level ${l}`))));
+  const level = /** @type {HTMLSelectElement} */ (h('select', { id: 'level', 'aria-label': 'AI level' }, ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((l) => h('option', { value: String(l) }, `Level ${l}`))));
   const seat = /** @type {HTMLSelectElement} */ (h('select', { id: 'seat', 'aria-label': 'Your seat' }, h('option', { value: 'first' }, 'Move first'), h('option', { value: 'second' }, 'Move second'), h('option', { value: '' }, 'Random seat')));
   const act = (/** @type {string} */ name, /** @type {string} */ label, /** @type {() => void} */ f) => {
     const b = h('button', { type: 'button', 'data-mode': name }, label);

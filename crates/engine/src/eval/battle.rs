@@ -63,6 +63,7 @@ fn centrality(sq: Square) -> i32 {
 
 impl Evaluate for Position {
     const MOVE_INDEXES: usize = 128 * 128;
+    const NODE_RATE: u32 = crate::params::BATTLE_NODE_RATE;
 
     fn evaluate(&self) -> i32 {
         let mut score = [0i32; 2];

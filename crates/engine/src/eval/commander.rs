@@ -68,6 +68,7 @@ fn unit_value(pos: &Position, p: u8) -> i32 {
 
 impl Evaluate for Position {
     const MOVE_INDEXES: usize = 256 * 256;
+    const NODE_RATE: u32 = crate::params::COMMANDER_NODE_RATE;
 
     fn evaluate(&self) -> i32 {
         let us = self.turn();

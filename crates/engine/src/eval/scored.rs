@@ -66,6 +66,7 @@ impl Rules for Scored {
 
 impl Evaluate for Scored {
     const MOVE_INDEXES: usize = <Position as Evaluate>::MOVE_INDEXES;
+    const NODE_RATE: u32 = <Position as Evaluate>::NODE_RATE;
 
     /// The standard evaluation plus the points lead, which the format will count. The
     /// points as played: a mated position is judged by [`Rules::next`] before any evaluation,

@@ -11,7 +11,7 @@ use crate::state::{App, Conn, Frame, Out, lock};
 use cannonade_banqi::DealSeed;
 use cannonade_commander::points::Format;
 use cannonade_core::{Next, Side};
-use cannonade_engine::{Clock as EngineClock, Engine, Limits};
+use cannonade_engine::{Clock as EngineClock, Engine, Level, Limits};
 use cannonade_games::options;
 use cannonade_games::{AnyGame, AnyRecord, GameKind};
 use cannonade_store::{ChatRow, EventRow, Finish, GameRow, RatingRow};
@@ -152,7 +152,7 @@ impl Actor {
             players.push(Player {
                 user: row.users[i].clone(),
                 name: row.names[i].clone(),
-                ai: row.ai[i].map(|l| l.clamp(1, 8) as u8),
+                ai: row.ai[i].map(|l| l.clamp(1, 10) as u8),
                 rating,
             });
         }
@@ -1167,8 +1167,9 @@ impl Actor {
         // A scored format is played for its points and objectives.
         let format = self.format;
         let config = &self.app.config;
-        // Each level below 8 searches a quarter of the nodes of the next.
-        let nodes = (config.ai_max_nodes >> (2 * (8 - level as u32))).max(64);
+        // The engine's calibrated level tightens these limits by its depth, node budget
+        // (scaled to the game's speed) and share of the time.
+        let level = Level::new(level).unwrap_or_default();
         let mut time = config.ai_max_time;
         let mut soft_time = None;
         let now = Instant::now();
@@ -1184,16 +1185,14 @@ impl Actor {
             time = time.min(hard);
             soft_time = Some(soft.min(time));
         }
-        let limits = Limits {
-            depth: Some(2 + level as u32),
-            nodes: Some(nodes),
-            time: Some(time),
-            soft_time,
-        };
+        let limits =
+            Limits { depth: None, nodes: Some(config.ai_max_nodes), time: Some(time), soft_time };
         tokio::spawn(async move {
             // Bounded blocking work: a node and time budget, on the blocking pool.
             let best = tokio::task::spawn_blocking(move || {
-                Engine::new().search_format(&record, format, &limits, &stop, |_| {}).best
+                let mut engine = Engine::new();
+                engine.set_level(level);
+                engine.search_format(&record, format, &limits, &stop, |_| {}).best
             })
             .await
             .ok()
