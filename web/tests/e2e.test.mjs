@@ -69,6 +69,19 @@ function choose(legal, n) {
   return pool[(n * 7919) % pool.length];
 }
 
+/** The air-defence squares drawn on the board and those the server sent for the position. */
+async function zoneCounts(page) {
+  const drawn = {
+    first: await page.locator('.board .hl.zone.first').count(),
+    second: await page.locator('.board .hl.zone.second').count(),
+  };
+  const sent = await page.evaluate(() => {
+    const z = window.cannonade.game?.snap?.position?.air_defence;
+    return { first: new Set(z?.first ?? []).size, second: new Set(z?.second ?? []).size };
+  });
+  return { drawn, sent };
+}
+
 /** Starts a game from the home screen. */
 async function start(page, game, mode, extra = async () => {}) {
   await page.goto(server.url + '/');
@@ -96,6 +109,14 @@ for (const game of GAMES) {
       await page.selectOption('#level', '1');
       await page.selectOption('#seat', 'first');
     });
+    if (game === 'commander') {
+      // The real server's air-defence zones, shown from the start, where both armies have
+      // their anti-aircraft pieces (a position later in the game may have none left).
+      await page.locator('[data-action="zones"]').click();
+      const zones = await zoneCounts(page);
+      assert.ok(zones.drawn.first > 0, 'Red\'s zones');
+      assert.ok(zones.drawn.second > 0, 'Blue\'s zones');
+    }
     // Up to 40 of our moves; a game still running then is resigned (the end screen, the
     // record and the export are what is checked either way).
     let n = 0;
@@ -116,9 +137,9 @@ for (const game of GAMES) {
       assert.equal(await page.locator('.board .terrain.water').count(), 24);
       assert.equal(await page.locator('.board .terrain.coast').count(), 16);
       assert.equal(await page.locator('.board .lines line.ford').count(), 2);
-      await page.locator('[data-action="zones"]').click();
-      assert.ok(await page.locator('.board .hl.zone.first').count() > 0, 'Red\'s zones');
-      assert.ok(await page.locator('.board .hl.zone.second').count() > 0, 'Blue\'s zones');
+      // Still shown at the end, square for square what the server sent for the position.
+      const zones = await zoneCounts(page);
+      assert.deepEqual(zones.drawn, zones.sent, 'the zones of the final position');
     }
     await shot(page, `e2e-ai-${game}`);
     await page.context().close();
