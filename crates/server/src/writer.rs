@@ -1,12 +1,13 @@
 //! The one writer: every write to the store goes through this task. Game events are
 //! group-committed (whatever has queued up goes in one transaction, then each actor is
 //! answered; an actor broadcasts a move only after its answer), and the other writes (new
-//! games, users, finished games) run between batches. With SQLite one writer means no lock
+//! games, users, finished games) run between batches. Spectators' proposals are
+//! group-committed the same way, in a transaction of their own beside the events'. With SQLite one writer means no lock
 //! contention between writers; with PostgreSQL it costs nothing.
 
 use crate::metrics::Metrics;
 use crate::session::{self, UserCtx};
-use cannonade_store::{EventRow, Store, StoreError};
+use cannonade_store::{EventRow, ProposalRow, Store, StoreError};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -17,6 +18,7 @@ type Task = Box<dyn FnOnce(Arc<dyn Store>) -> Pin<Box<dyn Future<Output = ()> + 
 
 enum Job {
     Append(Vec<EventRow>, Reply),
+    Propose(ProposalRow, Reply),
     /// Users to store with the next commit if they are not stored yet; nobody waits.
     Users(Vec<Arc<UserCtx>>),
     Exec(Task),
@@ -32,6 +34,7 @@ impl std::fmt::Debug for Job {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Job::Append(rows, _) => write!(f, "Append({} rows)", rows.len()),
+            Job::Propose(row, _) => write!(f, "Propose({}, {})", row.game_id, row.ply),
             Job::Users(users) => write!(f, "Users({})", users.len()),
             Job::Exec(_) => f.write_str("Exec"),
         }
@@ -40,6 +43,27 @@ impl std::fmt::Debug for Job {
 
 /// At most this many events per transaction.
 const MAX_BATCH: usize = 1024;
+
+/// Stores a batch of proposals in one transaction and answers each; when it fails, each is
+/// tried alone, so one bad row does not fail its neighbours.
+async fn commit_proposals(store: &Arc<dyn Store>, batch: Vec<(ProposalRow, Reply)>) {
+    if batch.is_empty() {
+        return;
+    }
+    let rows: Vec<ProposalRow> = batch.iter().map(|(r, _)| r.clone()).collect();
+    match store.propose(&rows).await {
+        Ok(()) => batch.into_iter().for_each(|(_, reply)| drop(reply.send(Ok(())))),
+        Err(e) if batch.len() == 1 => {
+            batch.into_iter().for_each(|(_, r)| drop(r.send(Err(e.clone()))))
+        }
+        Err(e) => {
+            tracing::warn!("batched proposals failed ({e}); retrying one by one");
+            for (row, reply) in batch {
+                let _ = reply.send(store.propose(std::slice::from_ref(&row)).await);
+            }
+        }
+    }
+}
 
 async fn commit(
     store: &Arc<dyn Store>,
@@ -93,6 +117,7 @@ impl Writer {
             let mut later: Vec<Task> = Vec::new();
             while let Some(first) = rx.recv().await {
                 let mut batch = Vec::new();
+                let mut proposals = Vec::new();
                 let mut users = Vec::new();
                 let mut rows = 0;
                 let mut next = Some(first);
@@ -101,6 +126,10 @@ impl Writer {
                         Job::Append(r, reply) => {
                             rows += r.len();
                             batch.push((r, reply));
+                        }
+                        Job::Propose(row, reply) => {
+                            rows += 1;
+                            proposals.push((row, reply));
                         }
                         Job::Users(u) => {
                             rows += u.len();
@@ -113,6 +142,7 @@ impl Writer {
                     }
                 }
                 commit(&store, &metrics, batch, users).await;
+                commit_proposals(&store, proposals).await;
                 for task in later.drain(..) {
                     task(store.clone()).await;
                 }
@@ -123,11 +153,19 @@ impl Writer {
 
     /// Commits `rows`; returns once they are durable (or failed, with nothing written).
     pub async fn append(&self, rows: Vec<EventRow>) -> Result<(), StoreError> {
+        self.commit_with(|reply| Job::Append(rows, reply)).await
+    }
+
+    /// Stores a spectator's proposal with the next group commit; returns once it is durable
+    /// (or failed).
+    pub async fn propose(&self, row: ProposalRow) -> Result<(), StoreError> {
+        self.commit_with(|reply| Job::Propose(row, reply)).await
+    }
+
+    /// Queues a job for the next group commit and waits for its answer.
+    async fn commit_with(&self, job: impl FnOnce(Reply) -> Job) -> Result<(), StoreError> {
         let (reply, answer) = oneshot::channel();
-        self.tx
-            .send(Job::Append(rows, reply))
-            .await
-            .map_err(|_| StoreError("the writer has stopped".into()))?;
+        self.tx.send(job(reply)).await.map_err(|_| StoreError("the writer has stopped".into()))?;
         answer.await.map_err(|_| StoreError("the writer has stopped".into()))?
     }
 

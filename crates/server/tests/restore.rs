@@ -243,3 +243,32 @@ async fn chat_survives_a_restart_in_its_rooms() {
     let line = s.until("chat", |m| matches!(m, ServerMsg::Chat { .. })).await;
     assert!(matches!(line, ServerMsg::Chat { line, .. } if line.text == "thanks"));
 }
+
+#[tokio::test]
+async fn an_acknowledged_proposal_of_the_open_ply_survives_a_restart() {
+    let (url, _store) = file_store("open-ply").await;
+    let (addr, _app) = server(cannonade_server::Config { db: url.clone(), ..config() }).await;
+    let (a, _b, game) = common::pair(addr, GameKind::Xiangqi, common::tc(0, 0)).await;
+    let (mut s, _) = watch(addr, &game).await;
+    s.send(ClientMsg::Propose { game: game.clone(), ply: 0, mv: "b2e2".into() }).await;
+    s.send(ClientMsg::Propose { game: game.clone(), ply: 0, mv: "h2e2".into() }).await;
+    // Acknowledged once stored, in the order proposed.
+    for mv in ["b2e2", "h2e2"] {
+        let ack = s.until("ack", |m| matches!(m, ServerMsg::ProposalOk { .. })).await;
+        assert_eq!(ack, ServerMsg::ProposalOk { game: game.clone(), ply: 0, mv: mv.into() });
+    }
+
+    // A second server on the same database: the proposal was only in the first one's memory
+    // and in the store.
+    let (addr, _app2) = server(cannonade_server::Config { db: url, ..config() }).await;
+    let mut s = Client::connect(addr, Some(&s.token)).await;
+    s.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    s.snapshot().await;
+    let mut a = Client::connect(addr, Some(&a.token)).await;
+    a.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    a.snapshot().await;
+    a.send(ClientMsg::Move { game: game.clone(), ply: 0, mv: "h2e2".into() }).await;
+    // The spectator's last proposal counts: it matched the move played.
+    let score = s.until("score", |m| matches!(m, ServerMsg::Score { .. })).await;
+    assert_eq!(score, ServerMsg::Score { game: game.clone(), hits: 1, total: 1 });
+}

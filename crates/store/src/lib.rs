@@ -14,7 +14,7 @@ mod rows;
 mod sql;
 
 pub use error::StoreError;
-pub use rows::{ChatRow, EventRow, Finish, GameRow, NewPlayer, RatingRow, User};
+pub use rows::{ChatRow, EventRow, Finish, GameRow, NewPlayer, ProposalRow, RatingRow, User};
 pub use sql::SqlStore;
 
 use std::future::Future;
@@ -56,6 +56,14 @@ pub trait Store: Send + Sync + 'static {
     fn add_chat<'a>(&'a self, line: &'a ChatRow) -> StoreFuture<'a, ()>;
     /// A game's last `limit` chat lines, oldest first.
     fn chat<'a>(&'a self, game_id: &'a str, limit: u32) -> StoreFuture<'a, Vec<ChatRow>>;
+    /// Stores spectators' proposals in one transaction, each replacing its spectator's
+    /// earlier proposal in the same game (of the rows for one spectator and game, the last
+    /// one given counts).
+    fn propose<'a>(&'a self, rows: &'a [ProposalRow]) -> StoreFuture<'a, ()>;
+    /// A game's stored proposals for `ply` (those of other plies are stale), by spectator.
+    fn proposals<'a>(&'a self, game_id: &'a str, ply: i64) -> StoreFuture<'a, Vec<ProposalRow>>;
+    /// Forgets a game's proposals (a takeback reopens a ply whose old proposals are void).
+    fn clear_proposals<'a>(&'a self, game_id: &'a str) -> StoreFuture<'a, ()>;
     /// Creates a user (anonymous when `password_hash` is `None`).
     fn create_user<'a>(&'a self, user: &'a User) -> StoreFuture<'a, ()>;
     /// A user by name.

@@ -11,6 +11,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (1, "init", include_str!("../migrations/0001_init.sql")),
     (2, "user games", include_str!("../migrations/0002_user_games.sql")),
     (3, "game chat", include_str!("../migrations/0003_game_chat.sql")),
+    (4, "game proposals", include_str!("../migrations/0004_game_proposals.sql")),
 ];
 
 /// The embedded migrations as a sqlx source.

@@ -63,6 +63,20 @@ pub struct ChatRow {
     pub body: String,
 }
 
+/// A spectator's proposal for a ply of a live game (one per spectator and game: the
+/// latest replaces the earlier ones).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProposalRow {
+    /// The game.
+    pub game_id: String,
+    /// The spectator.
+    pub user_id: String,
+    /// The ply proposed for.
+    pub ply: i64,
+    /// The move, as the game writes it.
+    pub mv: String,
+}
+
 /// A rating.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RatingRow {

@@ -3,7 +3,8 @@
 
 use crate::migrations::migrator;
 use crate::{
-    ChatRow, EventRow, Finish, GameRow, NewPlayer, RatingRow, Store, StoreError, StoreFuture, User,
+    ChatRow, EventRow, Finish, GameRow, NewPlayer, ProposalRow, RatingRow, Store, StoreError,
+    StoreFuture, User,
 };
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyConnection, AnyPool, Row};
@@ -262,6 +263,66 @@ impl SqlStore {
         Ok(lines)
     }
 
+    async fn propose_inner(&self, rows: &[ProposalRow]) -> Result<(), StoreError> {
+        // The last row of each spectator and game: one statement may not touch a row twice
+        // (PostgreSQL refuses an upsert that does).
+        let mut seen = std::collections::HashSet::with_capacity(rows.len());
+        let last: Vec<&ProposalRow> = rows
+            .iter()
+            .rev()
+            .filter(|r| seen.insert((r.game_id.as_str(), r.user_id.as_str())))
+            .collect();
+        if last.is_empty() {
+            return Ok(());
+        }
+        let mut tx = self.pool.begin().await?;
+        for chunk in last.chunks(EVENTS_PER_INSERT) {
+            let mut sql = insert_many("game_proposals (game_id, user_id, ply, mv)", chunk.len(), 4);
+            sql.push_str(
+                " ON CONFLICT (game_id, user_id) DO UPDATE SET ply = excluded.ply, mv = excluded.mv",
+            );
+            let mut query = sqlx::query(&sql);
+            for r in chunk {
+                query = query.bind(&r.game_id).bind(&r.user_id).bind(r.ply).bind(&r.mv);
+            }
+            query.execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn proposals_inner(
+        &self,
+        game_id: &str,
+        ply: i64,
+    ) -> Result<Vec<ProposalRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT game_id, user_id, ply, mv FROM game_proposals \
+             WHERE game_id = $1 AND ply = $2 ORDER BY user_id",
+        )
+        .bind(game_id)
+        .bind(ply)
+        .fetch_all(&self.pool)
+        .await?;
+        let read = |r: &AnyRow| -> Result<ProposalRow, sqlx::Error> {
+            Ok(ProposalRow {
+                game_id: r.try_get("game_id")?,
+                user_id: r.try_get("user_id")?,
+                ply: r.try_get("ply")?,
+                mv: r.try_get("mv")?,
+            })
+        };
+        Ok(rows.iter().map(read).collect::<Result<Vec<_>, _>>()?)
+    }
+
+    async fn clear_proposals_inner(&self, game_id: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM game_proposals WHERE game_id = $1")
+            .bind(game_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     async fn create_user_inner(&self, u: &User) -> Result<(), StoreError> {
         insert_user(&mut *self.pool.acquire().await?, u).await
     }
@@ -426,6 +487,15 @@ impl Store for SqlStore {
     }
     fn chat<'a>(&'a self, game_id: &'a str, limit: u32) -> StoreFuture<'a, Vec<ChatRow>> {
         Box::pin(self.chat_inner(game_id, limit))
+    }
+    fn propose<'a>(&'a self, rows: &'a [ProposalRow]) -> StoreFuture<'a, ()> {
+        Box::pin(self.propose_inner(rows))
+    }
+    fn proposals<'a>(&'a self, game_id: &'a str, ply: i64) -> StoreFuture<'a, Vec<ProposalRow>> {
+        Box::pin(self.proposals_inner(game_id, ply))
+    }
+    fn clear_proposals<'a>(&'a self, game_id: &'a str) -> StoreFuture<'a, ()> {
+        Box::pin(self.clear_proposals_inner(game_id))
     }
     fn create_user<'a>(&'a self, user: &'a User) -> StoreFuture<'a, ()> {
         Box::pin(self.create_user_inner(user))

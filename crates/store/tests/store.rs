@@ -2,7 +2,7 @@
 //! `CANNONADE_TEST_POSTGRES` names a database (CI: `postgres://postgres@127.0.0.1:5432/test`).
 
 use cannonade_store::{
-    ChatRow, EventRow, Finish, GameRow, NewPlayer, RatingRow, SqlStore, Store, User,
+    ChatRow, EventRow, Finish, GameRow, NewPlayer, ProposalRow, RatingRow, SqlStore, Store, User,
 };
 
 fn game(id: &str) -> GameRow {
@@ -91,6 +91,28 @@ async fn contract(store: &dyn Store, prefix: &str) {
     assert!(store.add_chat(&line(5)).await.is_err());
     assert_eq!(store.chat(prefix, 3).await.unwrap(), vec![line(3), line(4), line(5)]);
     assert_eq!(store.chat(prefix, 50).await.unwrap().len(), 5);
+
+    // Proposals: one per spectator and game, the latest counts (within one batch too);
+    // rows of another ply are not the open ply's.
+    let proposal = |user: &str, ply: i64, mv: &str| ProposalRow {
+        game_id: prefix.into(),
+        user_id: format!("{prefix}-{user}"),
+        ply,
+        mv: mv.into(),
+    };
+    assert!(store.proposals(prefix, 0).await.unwrap().is_empty());
+    store.propose(&[proposal("ann", 0, "h2e2"), proposal("bob", 0, "b2e2")]).await.unwrap();
+    store.propose(&[proposal("ann", 0, "c3c4"), proposal("ann", 0, "b2e2")]).await.unwrap();
+    assert_eq!(
+        store.proposals(prefix, 0).await.unwrap(),
+        vec![proposal("ann", 0, "b2e2"), proposal("bob", 0, "b2e2")]
+    );
+    store.propose(&[proposal("bob", 1, "h9g7")]).await.unwrap();
+    assert_eq!(store.proposals(prefix, 0).await.unwrap(), vec![proposal("ann", 0, "b2e2")]);
+    assert_eq!(store.proposals(prefix, 1).await.unwrap(), vec![proposal("bob", 1, "h9g7")]);
+    store.clear_proposals(prefix).await.unwrap();
+    assert!(store.proposals(prefix, 0).await.unwrap().is_empty());
+    assert!(store.proposals(prefix, 1).await.unwrap().is_empty());
 
     let rating = RatingRow {
         user_id: user.id.clone(),

@@ -303,10 +303,15 @@ impl Relay {
                 };
                 self.to_owner(&header, &serde_json::to_vec(&msg).unwrap_or_default());
             }
-            // The engine runs on the owner, a relay has no lease to lose, and the owner is
-            // the one that counts followers. `game::positions` asks only a game's actor and
-            // reads the store for a relayed game (a dropped reply sends it there too).
-            Cmd::Ai { .. } | Cmd::Lost | Cmd::Following { .. } | Cmd::Positions { .. } => {}
+            // The engine runs on the owner, and so do a proposal's store write and answer; a
+            // relay has no lease to lose, and the owner is the one that counts followers.
+            // `game::positions` asks only a game's actor and reads the store for a relayed game
+            // (a dropped reply sends it there too).
+            Cmd::Ai { .. }
+            | Cmd::Proposed { .. }
+            | Cmd::Lost
+            | Cmd::Following { .. }
+            | Cmd::Positions { .. } => {}
         }
     }
 

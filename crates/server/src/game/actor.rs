@@ -14,7 +14,7 @@ use cannonade_core::{Next, Side};
 use cannonade_engine::{Clock as EngineClock, Engine, Level, Limits};
 use cannonade_games::options;
 use cannonade_games::{AnyGame, AnyRecord, GameKind};
-use cannonade_store::{ChatRow, EventRow, Finish, GameRow, RatingRow};
+use cannonade_store::{ChatRow, EventRow, Finish, GameRow, ProposalRow, RatingRow};
 use cannonade_wire::{
     ChatLine, ClientMsg, ErrorCode, GameEvent, GameResult, LegalMove, MAX_CHAT_CHARS, MoveInfo,
     OfferKind, PlayerInfo, Positions, PublicPosition, Role, Room, Seat, ServerMsg, Snapshot,
@@ -221,7 +221,14 @@ impl Actor {
             actor.chat.push_back(read);
             actor.chat_stored = line.n;
         }
-        actor.proposals.reset(actor.moves.len() as u32);
+        let ply = actor.moves.len() as u32;
+        actor.proposals.reset(ply);
+        // The open ply's proposals that spectators were told were taken.
+        if actor.result.is_none() {
+            for p in app.store.proposals(&row.id, ply as i64).await.map_err(|e| e.to_string())? {
+                actor.proposals.propose(&p.user_id, ply, &p.mv);
+            }
+        }
         // Downtime is not charged: the side to move starts from the time stored with the
         // last move, now.
         if actor.result.is_none() && !actor.moves.is_empty() {
@@ -346,6 +353,20 @@ impl Actor {
                     conn.send(&ServerMsg::error(code, text, Some(&game)));
                 }
             }
+            Cmd::Proposed { conn, ply, mv, stored } => match stored {
+                Ok(()) => {
+                    conn.send(&ServerMsg::ProposalOk { game: self.id.clone(), ply, mv });
+                }
+                Err(e) => {
+                    tracing::error!(game = %self.id, "store: {e}");
+                    if self.proposals.withdraw(&conn.user.id, ply, &mv) {
+                        self.tally_dirty = true;
+                        self.schedule_flush();
+                    }
+                    let text = format!("the proposal could not be saved: {e}");
+                    conn.send(&ServerMsg::error(ErrorCode::Storage, text, Some(&self.id)));
+                }
+            },
             Cmd::Ai { ply, mv } => {
                 self.ai_busy = false;
                 if self.result.is_some() || ply as usize != self.moves.len() {
@@ -736,10 +757,26 @@ impl Actor {
                 let pos = self.record.position();
                 let m = pos.parse_move(&mv).map_err(|e| (ErrorCode::IllegalMove, e.to_string()))?;
                 let text = pos.move_text(m);
+                // Counted at once; acknowledged once stored (with the next group commit,
+                // off the actor's path), so an acknowledged proposal survives a restart.
+                let Some(tx) = self.self_tx.as_ref().and_then(|w| w.upgrade()) else {
+                    return refuse(ErrorCode::Storage, "the game is closing");
+                };
                 self.proposals.propose(&conn.user.id, ply, &text);
-                conn.send(&ServerMsg::ProposalOk { game: self.id.clone(), ply, mv: text });
                 self.tally_dirty = true;
                 self.schedule_flush();
+                let row = ProposalRow {
+                    game_id: self.id.clone(),
+                    user_id: conn.user.id.clone(),
+                    ply: ply as i64,
+                    mv: text.clone(),
+                };
+                let writer = self.app.writer.clone();
+                let conn = conn.clone();
+                tokio::spawn(async move {
+                    let stored = writer.propose(row).await.map_err(|e| e.to_string());
+                    let _ = tx.send(Cmd::Proposed { conn, ply, mv: text, stored }).await;
+                });
                 Ok(())
             }
             ClientMsg::Resign { .. } => {
@@ -910,6 +947,19 @@ impl Actor {
                 clock.stop(now);
                 if !self.moves.is_empty() {
                     clock.start(self.record.position().mover(), now);
+                }
+                // The reopened ply's stored proposals are void: forgotten before the takeback
+                // is stored, so a restart never brings them back.
+                let game = self.id.clone();
+                if let Err(e) = self
+                    .app
+                    .writer
+                    .exec(move |store| async move { store.clear_proposals(&game).await })
+                    .await
+                {
+                    (self.moves, self.record) = saved;
+                    self.refresh_legal();
+                    return refuse(ErrorCode::Storage, format!("the takeback was not saved: {e}"));
                 }
                 let event = GameEvent::TakenBack {
                     moves: n as u32,

@@ -135,6 +135,17 @@ pub enum Cmd {
         /// Where to send them (an error if the stored moves no longer replay).
         reply: tokio::sync::oneshot::Sender<Result<cannonade_wire::Positions, String>>,
     },
+    /// A spectator's proposal for `ply` has been stored (or could not be).
+    Proposed {
+        /// The spectator's socket.
+        conn: Conn,
+        /// The ply proposed for.
+        ply: u32,
+        /// The move as the game writes it.
+        mv: String,
+        /// The store's answer.
+        stored: Result<(), String>,
+    },
     /// The engine's move for ply `ply`.
     Ai {
         /// The ply searched.
@@ -166,7 +177,7 @@ pub enum SeatSpec {
         /// written with the game where they take their first seat.
         session: Option<Arc<UserCtx>>,
     },
-    /// The engine at a level 1–8.
+    /// The engine at a level 1–10.
     Ai(u8),
 }
 

@@ -59,6 +59,16 @@ impl Proposals {
         true
     }
 
+    /// Withdraws `user`'s proposal `mv` for `ply` if it is still their current one (its
+    /// store write failed); `true` when it was.
+    pub fn withdraw(&mut self, user: &str, ply: u32, mv: &str) -> bool {
+        let current = ply == self.ply && self.by_user.get(user).is_some_and(|m| m == mv);
+        if current {
+            self.by_user.remove(user);
+        }
+        current
+    }
+
     /// The current ply's counts, most proposed first (ties by move text).
     pub fn tally(&self) -> Vec<TallyEntry> {
         let mut counts: HashMap<&str, u32> = HashMap::new();
@@ -143,6 +153,12 @@ mod tests {
         assert!(p.propose("ann", 0, "b2e2"));
         assert!(p.propose("bob", 0, "b2e2"));
         assert!(!p.propose("cid", 1, "h2e2"), "only the current ply");
+        assert_eq!(p.tally(), vec![TallyEntry { mv: "b2e2".into(), n: 2 }]);
+        // A proposal whose store write failed is withdrawn, unless already replaced.
+        assert!(p.propose("cid", 0, "c3c4"));
+        assert!(!p.withdraw("cid", 0, "h2e2"));
+        assert!(p.withdraw("cid", 0, "c3c4"));
+        assert!(!p.withdraw("cid", 0, "c3c4"));
         assert_eq!(p.tally(), vec![TallyEntry { mv: "b2e2".into(), n: 2 }]);
         let judged = p.judge("b2e2");
         p.settle(Side::First, judged.crowd.as_ref());
