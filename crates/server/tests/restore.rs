@@ -252,11 +252,9 @@ async fn an_acknowledged_proposal_of_the_open_ply_survives_a_restart() {
     let (mut s, _) = watch(addr, &game).await;
     s.send(ClientMsg::Propose { game: game.clone(), ply: 0, mv: "b2e2".into() }).await;
     s.send(ClientMsg::Propose { game: game.clone(), ply: 0, mv: "h2e2".into() }).await;
-    // Acknowledged once stored, in the order proposed.
-    for mv in ["b2e2", "h2e2"] {
-        let ack = s.until("ack", |m| matches!(m, ServerMsg::ProposalOk { .. })).await;
-        assert_eq!(ack, ServerMsg::ProposalOk { game: game.clone(), ply: 0, mv: mv.into() });
-    }
+    // The live proposal is acknowledged once stored (the replaced one may not be).
+    let last = |m: &ServerMsg| matches!(m, ServerMsg::ProposalOk { mv, .. } if mv == "h2e2");
+    s.until("ack", last).await;
 
     // A second server on the same database: the proposal was only in the first one's memory
     // and in the store.

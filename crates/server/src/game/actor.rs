@@ -354,9 +354,12 @@ impl Actor {
                 }
             }
             Cmd::Proposed { conn, ply, mv, stored } => match stored {
-                Ok(()) => {
+                // Only the live proposal is acknowledged: stores may answer out of order,
+                // and a client shows the last one it was told of as its own.
+                Ok(()) if self.proposals.is_current(&conn.user.id, ply, &mv) => {
                     conn.send(&ServerMsg::ProposalOk { game: self.id.clone(), ply, mv });
                 }
+                Ok(()) => {}
                 Err(e) => {
                     tracing::error!(game = %self.id, "store: {e}");
                     if self.proposals.withdraw(&conn.user.id, ply, &mv) {
@@ -758,7 +761,9 @@ impl Actor {
                 let m = pos.parse_move(&mv).map_err(|e| (ErrorCode::IllegalMove, e.to_string()))?;
                 let text = pos.move_text(m);
                 // Counted at once; acknowledged once stored (with the next group commit,
-                // off the actor's path), so an acknowledged proposal survives a restart.
+                // off the actor's path), so an acknowledged proposal survives a restart. A
+                // proposal replaced before it is stored, or whose ply is played by then, is
+                // not acknowledged.
                 let Some(tx) = self.self_tx.as_ref().and_then(|w| w.upgrade()) else {
                     return refuse(ErrorCode::Storage, "the game is closing");
                 };

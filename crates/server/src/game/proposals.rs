@@ -62,11 +62,17 @@ impl Proposals {
     /// Withdraws `user`'s proposal `mv` for `ply` if it is still their current one (its
     /// store write failed); `true` when it was.
     pub fn withdraw(&mut self, user: &str, ply: u32, mv: &str) -> bool {
-        let current = ply == self.ply && self.by_user.get(user).is_some_and(|m| m == mv);
+        let current = self.is_current(user, ply, mv);
         if current {
             self.by_user.remove(user);
         }
         current
+    }
+
+    /// Whether `mv` for `ply` is `user`'s live proposal: not replaced by a later one, and
+    /// its ply not yet played.
+    pub fn is_current(&self, user: &str, ply: u32, mv: &str) -> bool {
+        ply == self.ply && self.by_user.get(user).is_some_and(|m| m == mv)
     }
 
     /// The current ply's counts, most proposed first (ties by move text).
@@ -156,6 +162,7 @@ mod tests {
         assert_eq!(p.tally(), vec![TallyEntry { mv: "b2e2".into(), n: 2 }]);
         // A proposal whose store write failed is withdrawn, unless already replaced.
         assert!(p.propose("cid", 0, "c3c4"));
+        assert!(p.is_current("cid", 0, "c3c4") && !p.is_current("cid", 0, "h2e2"));
         assert!(!p.withdraw("cid", 0, "h2e2"));
         assert!(p.withdraw("cid", 0, "c3c4"));
         assert!(!p.withdraw("cid", 0, "c3c4"));
