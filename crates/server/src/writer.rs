@@ -2,8 +2,9 @@
 //! group-committed (whatever has queued up goes in one transaction, then each actor is
 //! answered; an actor broadcasts a move only after its answer), and the other writes (new
 //! games, users, finished games) run between batches. Spectators' proposals are
-//! group-committed the same way, in a transaction of their own beside the events'. With SQLite one writer means no lock
-//! contention between writers; with PostgreSQL it costs nothing.
+//! group-committed the same way, in a transaction of their own beside the events'. With
+//! SQLite one writer means no lock contention between writers; with PostgreSQL it costs
+//! nothing.
 
 use crate::metrics::Metrics;
 use crate::session::{self, UserCtx};
