@@ -1,6 +1,7 @@
 //! A game's history: the positions it went through and the steps between them.
 
 use crate::{Next, Rules};
+use std::sync::OnceLock;
 
 /// One step of a game: a player's move or the resolution of a chance event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -18,12 +19,15 @@ pub enum Step<M, C> {
 pub struct Record<G: Rules> {
     positions: Vec<G>,
     steps: Vec<Step<G::Move, G::Chance>>,
+    /// What [`Record::next`] judged, kept until the record changes: judging can generate
+    /// moves (mate) and scan the history (repetition), and a server asks many times a move.
+    judged: OnceLock<Next>,
 }
 
 impl<G: Rules> Record<G> {
     /// A record that starts at `start`.
     pub fn new(start: G) -> Self {
-        Record { positions: vec![start], steps: Vec::new() }
+        Record { positions: vec![start], steps: Vec::new(), judged: OnceLock::new() }
     }
 
     /// The starting position.
@@ -58,7 +62,7 @@ impl<G: Rules> Record<G> {
 
     /// The state of the game under all its rules.
     pub fn next(&self) -> Next {
-        G::adjudicate(self)
+        *self.judged.get_or_init(|| G::adjudicate(self))
     }
 
     /// Plays a legal move in the current position.
@@ -67,6 +71,7 @@ impl<G: Rules> Record<G> {
         pos.play(mv);
         self.positions.push(pos);
         self.steps.push(Step::Move(mv));
+        self.judged = OnceLock::new();
     }
 
     /// Resolves the pending chance event of the current position.
@@ -75,12 +80,14 @@ impl<G: Rules> Record<G> {
         pos.resolve(outcome);
         self.positions.push(pos);
         self.steps.push(Step::Chance(outcome));
+        self.judged = OnceLock::new();
     }
 
     /// Takes back the last step; `None` at the start.
     pub fn undo(&mut self) -> Option<Step<G::Move, G::Chance>> {
         let step = self.steps.pop()?;
         self.positions.pop();
+        self.judged = OnceLock::new();
         Some(step)
     }
 }
