@@ -123,7 +123,7 @@ impl App {
     pub fn new(config: Config, store: Arc<dyn Store>) -> Arc<App> {
         let metrics = Arc::new(Metrics::default());
         Arc::new(App {
-            writer: Writer::start(store.clone(), metrics.clone()),
+            writer: Writer::start(store.clone(), metrics.clone(), config.commit_interval),
             config,
             store,
             metrics,

@@ -1,10 +1,14 @@
 //! The one writer: every write to the store goes through this task. Game events are
 //! group-committed (whatever has queued up goes in one transaction, then each actor is
 //! answered; an actor broadcasts a move only after its answer), and the other writes (new
-//! games, users, finished games) run between batches. Spectators' proposals are
-//! group-committed the same way, in a transaction of their own beside the events'. With
-//! SQLite one writer means no lock contention between writers; with PostgreSQL it costs
-//! nothing.
+//! games, users, finished games) run between batches. Spectators' proposals and the users
+//! to store with them go in the same transaction as the events. With SQLite one writer
+//! means no lock contention between writers; with PostgreSQL it costs nothing.
+//!
+//! Under load, commits start at least [`Config::commit_interval`](crate::Config) apart: a
+//! commit's cost is mostly per transaction, so waiting a few milliseconds to gather more
+//! rows costs that little latency and saves most commits (a lone move after a quiet spell
+//! is committed at once).
 
 use crate::metrics::Metrics;
 use crate::session::{self, UserCtx};
@@ -12,7 +16,9 @@ use cannonade_store::{EventRow, ProposalRow, Store, StoreError};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
 
 type Reply = oneshot::Sender<Result<(), StoreError>>;
 type Task = Box<dyn FnOnce(Arc<dyn Store>) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send>;
@@ -45,96 +51,91 @@ impl std::fmt::Debug for Job {
 /// At most this many events per transaction.
 const MAX_BATCH: usize = 1024;
 
-/// Stores a batch of proposals in one transaction and answers each; when it fails, each is
-/// tried alone, so one bad row does not fail its neighbours.
-async fn commit_proposals(store: &Arc<dyn Store>, batch: Vec<(ProposalRow, Reply)>) {
-    if batch.is_empty() {
-        return;
-    }
-    let rows: Vec<ProposalRow> = batch.iter().map(|(r, _)| r.clone()).collect();
-    match store.propose(&rows).await {
-        Ok(()) => batch.into_iter().for_each(|(_, reply)| drop(reply.send(Ok(())))),
-        Err(e) if batch.len() == 1 => {
-            batch.into_iter().for_each(|(_, r)| drop(r.send(Err(e.clone()))))
-        }
-        Err(e) => {
-            tracing::warn!("batched proposals failed ({e}); retrying one by one");
-            for (row, reply) in batch {
-                let _ = reply.send(store.propose(std::slice::from_ref(&row)).await);
-            }
-        }
-    }
+/// What one group commit holds.
+#[derive(Default)]
+struct Batch {
+    events: Vec<(Vec<EventRow>, Reply)>,
+    proposals: Vec<(ProposalRow, Reply)>,
+    users: Vec<Arc<UserCtx>>,
 }
 
-async fn commit(
-    store: &Arc<dyn Store>,
-    metrics: &Metrics,
-    batch: Vec<(Vec<EventRow>, Reply)>,
-    users: Vec<Arc<UserCtx>>,
-) {
+/// Commits a batch in one transaction and answers each request. When it fails, each request
+/// (and the users) is tried alone, so one bad request does not fail its neighbours.
+async fn commit(store: &Arc<dyn Store>, metrics: &Metrics, batch: Batch) {
+    let Batch { events, proposals, users } = batch;
     let players = session::unsaved_once(&users);
-    if batch.is_empty() && players.is_empty() {
+    if events.is_empty() && proposals.is_empty() && players.is_empty() {
         return;
     }
-    let all: Vec<EventRow> = batch.iter().flat_map(|(r, _)| r.iter().cloned()).collect();
+    let all: Vec<EventRow> = events.iter().flat_map(|(r, _)| r.iter().cloned()).collect();
+    let rows: Vec<ProposalRow> = proposals.iter().map(|(r, _)| r.clone()).collect();
     let started = std::time::Instant::now();
-    let result = store.append(&all, &players).await;
+    let result = store.commit(&all, &players, &rows).await;
     metrics.store_commit.observe(started.elapsed().as_micros() as u64);
     metrics.store_batches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let requests = events.len() + proposals.len() + (!players.is_empty()) as usize;
     match result {
         Ok(()) => {
             users.iter().for_each(|u| session::saved(u));
-            for (_, reply) in batch {
-                let _ = reply.send(Ok(()));
-            }
+            let replies =
+                events.into_iter().map(|(_, r)| r).chain(proposals.into_iter().map(|(_, r)| r));
+            replies.for_each(|reply| drop(reply.send(Ok(()))));
         }
-        // One bad request must not fail its neighbours: retry each alone, the users too.
-        Err(e) if batch.len() + (!players.is_empty()) as usize > 1 => {
+        Err(e) if requests > 1 => {
             tracing::warn!("batched commit failed ({e}); retrying one by one");
-            for (rows, reply) in batch {
+            for (rows, reply) in events {
                 let _ = reply.send(store.append(&rows, &[]).await);
             }
-            match store.append(&[], &players).await {
-                Ok(()) => users.iter().for_each(|u| session::saved(u)),
-                Err(e) => tracing::warn!("{} new users not stored: {e}", players.len()),
+            for (row, reply) in proposals {
+                let _ = reply.send(store.propose(std::slice::from_ref(&row)).await);
+            }
+            if !players.is_empty() {
+                match store.append(&[], &players).await {
+                    Ok(()) => users.iter().for_each(|u| session::saved(u)),
+                    Err(e) => tracing::warn!("{} new users not stored: {e}", players.len()),
+                }
             }
         }
         Err(e) => {
             if !players.is_empty() {
                 tracing::warn!("{} new users not stored: {e}", players.len());
             }
-            for (_, reply) in batch {
-                let _ = reply.send(Err(e.clone()));
-            }
+            let replies =
+                events.into_iter().map(|(_, r)| r).chain(proposals.into_iter().map(|(_, r)| r));
+            replies.for_each(|reply| drop(reply.send(Err(e.clone()))));
         }
     }
 }
 
 impl Writer {
-    /// Starts the writer task.
-    pub fn start(store: Arc<dyn Store>, metrics: Arc<Metrics>) -> Writer {
+    /// Starts the writer task; commits start at least `interval` apart.
+    pub fn start(store: Arc<dyn Store>, metrics: Arc<Metrics>, interval: Duration) -> Writer {
         let (tx, mut rx) = mpsc::channel::<Job>(8192);
         tokio::spawn(async move {
             let mut later: Vec<Task> = Vec::new();
+            let mut last_commit: Option<Instant> = None;
             while let Some(first) = rx.recv().await {
-                let mut batch = Vec::new();
-                let mut proposals = Vec::new();
-                let mut users = Vec::new();
+                if let Some(due) = last_commit.map(|at| at + interval)
+                    && Instant::now() < due
+                {
+                    tokio::time::sleep_until(due).await;
+                }
+                let mut batch = Batch::default();
                 let mut rows = 0;
                 let mut next = Some(first);
                 while let Some(job) = next.take() {
                     match job {
                         Job::Append(r, reply) => {
                             rows += r.len();
-                            batch.push((r, reply));
+                            batch.events.push((r, reply));
                         }
                         Job::Propose(row, reply) => {
                             rows += 1;
-                            proposals.push((row, reply));
+                            batch.proposals.push((row, reply));
                         }
                         Job::Users(u) => {
                             rows += u.len();
-                            users.extend(u);
+                            batch.users.extend(u);
                         }
                         Job::Exec(task) => later.push(task),
                     }
@@ -142,8 +143,8 @@ impl Writer {
                         next = rx.try_recv().ok();
                     }
                 }
-                commit(&store, &metrics, batch, users).await;
-                commit_proposals(&store, proposals).await;
+                last_commit = Some(Instant::now());
+                commit(&store, &metrics, batch).await;
                 for task in later.drain(..) {
                     task(store.clone()).await;
                 }

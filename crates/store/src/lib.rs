@@ -33,14 +33,25 @@ pub trait Store: Send + Sync + 'static {
         game: &'a GameRow,
         new_players: &'a [NewPlayer],
     ) -> StoreFuture<'a, ()>;
-    /// Appends game events and new players (users with their sessions: spectators who
-    /// proposed, whose scores are kept under their ids), all in one transaction: when this
+    /// One group commit, in one transaction: game events, new players (users with their
+    /// sessions: spectators who proposed, whose scores are kept under their ids) and
+    /// spectators' proposals (each replacing its spectator's earlier proposal in the same
+    /// game; of the rows for one spectator and game, the last one given counts). When this
     /// returns `Ok`, everything is durable; on `Err`, nothing is.
+    fn commit<'a>(
+        &'a self,
+        events: &'a [EventRow],
+        new_players: &'a [NewPlayer],
+        proposals: &'a [ProposalRow],
+    ) -> StoreFuture<'a, ()>;
+    /// [`Store::commit`] of events and new players.
     fn append<'a>(
         &'a self,
         events: &'a [EventRow],
         new_players: &'a [NewPlayer],
-    ) -> StoreFuture<'a, ()>;
+    ) -> StoreFuture<'a, ()> {
+        self.commit(events, new_players, &[])
+    }
     /// Marks a game finished with its result, crowd record and export, and writes rating
     /// changes, in one transaction.
     fn finish<'a>(&'a self, finish: &'a Finish) -> StoreFuture<'a, ()>;
@@ -56,10 +67,10 @@ pub trait Store: Send + Sync + 'static {
     fn add_chat<'a>(&'a self, line: &'a ChatRow) -> StoreFuture<'a, ()>;
     /// A game's last `limit` chat lines, oldest first.
     fn chat<'a>(&'a self, game_id: &'a str, limit: u32) -> StoreFuture<'a, Vec<ChatRow>>;
-    /// Stores spectators' proposals in one transaction, each replacing its spectator's
-    /// earlier proposal in the same game (of the rows for one spectator and game, the last
-    /// one given counts).
-    fn propose<'a>(&'a self, rows: &'a [ProposalRow]) -> StoreFuture<'a, ()>;
+    /// [`Store::commit`] of spectators' proposals.
+    fn propose<'a>(&'a self, rows: &'a [ProposalRow]) -> StoreFuture<'a, ()> {
+        self.commit(&[], &[], rows)
+    }
     /// A game's stored proposals for `ply` (those of other plies are stale), by spectator.
     fn proposals<'a>(&'a self, game_id: &'a str, ply: i64) -> StoreFuture<'a, Vec<ProposalRow>>;
     /// Forgets a game's proposals (a takeback reopens a ply whose old proposals are void).

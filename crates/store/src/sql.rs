@@ -16,11 +16,11 @@ pub struct SqlStore {
     pool: AnyPool,
 }
 
-/// Rows per `INSERT` of game events: 3 parameters each, under SQLite's oldest limit of 999
-/// parameters a statement.
-const EVENTS_PER_INSERT: usize = 300;
-/// New users (and sessions) per `INSERT` statement, under the same bind limit.
-const PLAYERS_PER_INSERT: usize = 200;
+/// Most rows per `INSERT` of game events (3 parameters each) or proposals (4): under SQLite's
+/// oldest limit of 999 parameters a statement, and a power of two (see [`chunks`]).
+const ROWS_PER_INSERT: usize = 128;
+/// Most new users (and sessions: 4 and 3 parameters) per `INSERT` statement.
+const PLAYERS_PER_INSERT: usize = 128;
 
 const GAME_COLUMNS: &str = "id, kind, options, start_fen, initial_ms, increment_ms, rated, \
     first_user, second_user, first_name, second_name, first_ai, second_ai, seed, commitment, \
@@ -131,23 +131,43 @@ impl SqlStore {
         Ok(())
     }
 
-    async fn append_inner(
+    async fn commit_inner(
         &self,
         events: &[EventRow],
         new_players: &[NewPlayer],
+        proposals: &[ProposalRow],
     ) -> Result<(), StoreError> {
-        if events.is_empty() && new_players.is_empty() {
+        if events.is_empty() && new_players.is_empty() && proposals.is_empty() {
             return Ok(());
         }
         let mut tx = self.pool.begin().await?;
         insert_players(&mut tx, new_players).await?;
         // One statement per chunk, not per row: a group commit of many games' moves costs one
         // round trip to the database (or to SQLite's worker thread) per chunk.
-        for chunk in events.chunks(EVENTS_PER_INSERT) {
+        for chunk in chunks(events, ROWS_PER_INSERT) {
             let sql = insert_many("game_events (game_id, v, body)", chunk.len(), 3);
             let mut query = sqlx::query(&sql);
             for e in chunk {
                 query = query.bind(&e.game_id).bind(e.v).bind(&e.body);
+            }
+            query.execute(&mut *tx).await?;
+        }
+        // The last row of each spectator and game: one statement may not touch a row twice
+        // (PostgreSQL refuses an upsert that does).
+        let mut seen = std::collections::HashSet::with_capacity(proposals.len());
+        let last: Vec<&ProposalRow> = proposals
+            .iter()
+            .rev()
+            .filter(|r| seen.insert((r.game_id.as_str(), r.user_id.as_str())))
+            .collect();
+        for chunk in chunks(&last, ROWS_PER_INSERT) {
+            let mut sql = insert_many("game_proposals (game_id, user_id, ply, mv)", chunk.len(), 4);
+            sql.push_str(
+                " ON CONFLICT (game_id, user_id) DO UPDATE SET ply = excluded.ply, mv = excluded.mv",
+            );
+            let mut query = sqlx::query(&sql);
+            for r in chunk {
+                query = query.bind(&r.game_id).bind(&r.user_id).bind(r.ply).bind(&r.mv);
             }
             query.execute(&mut *tx).await?;
         }
@@ -263,34 +283,6 @@ impl SqlStore {
         Ok(lines)
     }
 
-    async fn propose_inner(&self, rows: &[ProposalRow]) -> Result<(), StoreError> {
-        // The last row of each spectator and game: one statement may not touch a row twice
-        // (PostgreSQL refuses an upsert that does).
-        let mut seen = std::collections::HashSet::with_capacity(rows.len());
-        let last: Vec<&ProposalRow> = rows
-            .iter()
-            .rev()
-            .filter(|r| seen.insert((r.game_id.as_str(), r.user_id.as_str())))
-            .collect();
-        if last.is_empty() {
-            return Ok(());
-        }
-        let mut tx = self.pool.begin().await?;
-        for chunk in last.chunks(EVENTS_PER_INSERT) {
-            let mut sql = insert_many("game_proposals (game_id, user_id, ply, mv)", chunk.len(), 4);
-            sql.push_str(
-                " ON CONFLICT (game_id, user_id) DO UPDATE SET ply = excluded.ply, mv = excluded.mv",
-            );
-            let mut query = sqlx::query(&sql);
-            for r in chunk {
-                query = query.bind(&r.game_id).bind(&r.user_id).bind(r.ply).bind(&r.mv);
-            }
-            query.execute(&mut *tx).await?;
-        }
-        tx.commit().await?;
-        Ok(())
-    }
-
     async fn proposals_inner(
         &self,
         game_id: &str,
@@ -384,6 +376,23 @@ impl SqlStore {
 
 /// `INSERT INTO {table} VALUES` with `rows` placeholder tuples of `columns` each: one
 /// statement for many rows.
+/// `rows` in chunks of powers of two, each at most `max` (a power of two), largest first: a
+/// multi-row statement's text depends on its row count, and with these few counts the
+/// database's cache of prepared statements keeps them all, where any count from 1 to `max`
+/// would make it parse and plan a new one for nearly every group commit.
+fn chunks<T>(rows: &[T], max: usize) -> impl Iterator<Item = &[T]> {
+    let mut rest = rows;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let n = max.min(1 << rest.len().ilog2());
+        let (chunk, tail) = rest.split_at(n);
+        rest = tail;
+        Some(chunk)
+    })
+}
+
 fn insert_many(table: &str, rows: usize, columns: usize) -> String {
     let mut sql = format!("INSERT INTO {table} VALUES ");
     for r in 0..rows {
@@ -400,7 +409,7 @@ fn insert_many(table: &str, rows: usize, columns: usize) -> String {
 /// Users with their sessions, a few statements for many (a move can score hundreds of new
 /// spectators).
 async fn insert_players(conn: &mut AnyConnection, players: &[NewPlayer]) -> Result<(), StoreError> {
-    for chunk in players.chunks(PLAYERS_PER_INSERT) {
+    for chunk in chunks(players, PLAYERS_PER_INSERT) {
         let sql = insert_many("users (id, name, password_hash, created_ms)", chunk.len(), 4);
         let mut query = sqlx::query(&sql);
         for p in chunk {
@@ -460,12 +469,13 @@ impl Store for SqlStore {
     ) -> StoreFuture<'a, ()> {
         Box::pin(self.create_game_inner(game, new_players))
     }
-    fn append<'a>(
+    fn commit<'a>(
         &'a self,
         events: &'a [EventRow],
         new_players: &'a [NewPlayer],
+        proposals: &'a [ProposalRow],
     ) -> StoreFuture<'a, ()> {
-        Box::pin(self.append_inner(events, new_players))
+        Box::pin(self.commit_inner(events, new_players, proposals))
     }
     fn finish<'a>(&'a self, finish: &'a Finish) -> StoreFuture<'a, ()> {
         Box::pin(self.finish_inner(finish))
@@ -488,9 +498,6 @@ impl Store for SqlStore {
     fn chat<'a>(&'a self, game_id: &'a str, limit: u32) -> StoreFuture<'a, Vec<ChatRow>> {
         Box::pin(self.chat_inner(game_id, limit))
     }
-    fn propose<'a>(&'a self, rows: &'a [ProposalRow]) -> StoreFuture<'a, ()> {
-        Box::pin(self.propose_inner(rows))
-    }
     fn proposals<'a>(&'a self, game_id: &'a str, ply: i64) -> StoreFuture<'a, Vec<ProposalRow>> {
         Box::pin(self.proposals_inner(game_id, ply))
     }
@@ -511,5 +518,22 @@ impl Store for SqlStore {
     }
     fn rating<'a>(&'a self, user_id: &'a str, kind: &'a str) -> StoreFuture<'a, Option<RatingRow>> {
         Box::pin(self.rating_inner(user_id, kind))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::chunks;
+
+    /// Chunks keep the rows in order, and only powers of two up to the maximum occur.
+    #[test]
+    fn chunks_are_powers_of_two_in_order() {
+        for n in 0..600usize {
+            let rows: Vec<usize> = (0..n).collect();
+            let parts: Vec<&[usize]> = chunks(&rows, 128).collect();
+            assert_eq!(parts.concat(), rows);
+            assert!(parts.iter().all(|c| c.len().is_power_of_two() && c.len() <= 128));
+            assert!(parts.len() <= n / 128 + 8, "{n} rows in {} statements", parts.len());
+        }
     }
 }
