@@ -35,13 +35,33 @@ impl Reply {
 
 /// A command in RESP: an array of bulk strings.
 fn encode(args: &[&[u8]]) -> Vec<u8> {
-    let mut out = format!("*{}\r\n", args.len()).into_bytes();
+    let mut out = Vec::with_capacity(16 + args.iter().map(|a| a.len() + 16).sum::<usize>());
+    out.push(b'*');
+    decimal(&mut out, args.len());
     for a in args {
-        out.extend_from_slice(format!("${}\r\n", a.len()).as_bytes());
+        out.push(b'$');
+        decimal(&mut out, a.len());
         out.extend_from_slice(a);
         out.extend_from_slice(b"\r\n");
     }
     out
+}
+
+/// Appends `n` in decimal and a line end (no `format!`: every message to the bus is encoded).
+fn decimal(out: &mut Vec<u8>, n: usize) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[i..]);
+    out.extend_from_slice(b"\r\n");
 }
 
 /// The largest bulk string or array accepted from the server.
@@ -112,16 +132,107 @@ fn address(url: &str) -> Result<String, BusError> {
 
 type Pending = Option<oneshot::Sender<Result<Reply, BusError>>>;
 
+/// What the command connection is asked to write.
+enum Job {
+    /// A command in RESP, and who waits for its reply.
+    Command(Vec<u8>, Pending),
+    /// A message to publish on a topic: those that queue up for the same topic go out as
+    /// one `PUBLISH` of a [`bundle`], so a move's frames for another node cost Redis and that
+    /// node one message, not one each.
+    Publish(String, Vec<u8>),
+}
+
+/// The least time between two writes of the command connection (see [`Commands::start`]).
+const WRITE_INTERVAL: Duration = Duration::from_millis(1);
+
+/// The first byte of a payload that holds several messages (a message itself never starts
+/// with it: it starts with its JSON header).
+const BUNDLE: u8 = 0;
+
+/// Several messages in one payload: [`BUNDLE`], then each message's length (`u32`, little
+/// endian) and bytes.
+fn bundle(messages: &[Vec<u8>]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(1 + messages.iter().map(|m| m.len() + 4).sum::<usize>());
+    out.push(BUNDLE);
+    for m in messages {
+        out.extend_from_slice(&(m.len() as u32).to_le_bytes());
+        out.extend_from_slice(m);
+    }
+    out
+}
+
+/// The messages in a payload: those of a bundle, or the payload itself. A bundle cut short
+/// yields the messages that are whole.
+fn unbundle(payload: Vec<u8>) -> Vec<Vec<u8>> {
+    if payload.first() != Some(&BUNDLE) {
+        return vec![payload];
+    }
+    let mut out = Vec::new();
+    let mut rest = &payload[1..];
+    while let Some((len, tail)) = rest.split_first_chunk::<4>() {
+        let len = u32::from_le_bytes(*len) as usize;
+        let Some((message, tail)) = tail.split_at_checked(len) else { break };
+        out.push(message.to_vec());
+        rest = tail;
+    }
+    out
+}
+
+/// The bytes of one write: `first` and the jobs queued behind it (up to about 64 KiB), each
+/// topic's messages bundled into one `PUBLISH`; whoever waits for a reply is queued in
+/// `waiting` in the order of the commands written.
+fn batch(
+    first: Job,
+    rx: &mut mpsc::UnboundedReceiver<Job>,
+    waiting: &Mutex<VecDeque<Pending>>,
+) -> Vec<u8> {
+    let mut buf = Vec::new();
+    let mut topics: Vec<(String, Vec<Vec<u8>>)> = Vec::new();
+    let mut size = 0;
+    let mut next = Some(first);
+    let mut queue = waiting.lock().unwrap_or_else(|e| e.into_inner());
+    while let Some(job) = next.take() {
+        match job {
+            Job::Command(bytes, pending) => {
+                size += bytes.len();
+                buf.extend_from_slice(&bytes);
+                queue.push_back(pending);
+            }
+            Job::Publish(topic, payload) => {
+                size += payload.len();
+                match topics.iter_mut().find(|(t, _)| *t == topic) {
+                    Some((_, messages)) => messages.push(payload),
+                    None => topics.push((topic, vec![payload])),
+                }
+            }
+        }
+        if size < 1 << 16 {
+            next = rx.try_recv().ok();
+        }
+    }
+    // Each topic's messages in the order they came; replies to PUBLISH are not awaited, so
+    // they may follow the other commands of the batch.
+    for (topic, messages) in &topics {
+        let command = match messages.as_slice() {
+            [one] => encode(&[b"PUBLISH", topic.as_bytes(), one]),
+            many => encode(&[b"PUBLISH", topic.as_bytes(), &bundle(many)]),
+        };
+        buf.extend_from_slice(&command);
+        queue.push_back(None);
+    }
+    buf
+}
+
 /// The command connection: commands are written as they come (several per write when they
 /// queue up) and answered in order.
 #[derive(Debug)]
 struct Commands {
-    tx: mpsc::UnboundedSender<(Vec<u8>, Pending)>,
+    tx: mpsc::UnboundedSender<Job>,
 }
 
 impl Commands {
     fn start(addr: String) -> Commands {
-        let (tx, mut rx) = mpsc::unbounded_channel::<(Vec<u8>, Pending)>();
+        let (tx, mut rx) = mpsc::unbounded_channel::<Job>();
         tokio::spawn(async move {
             loop {
                 let stream = match TcpStream::connect(&addr).await {
@@ -150,21 +261,24 @@ impl Commands {
                         }
                     }
                 });
+                let mut last_write: Option<tokio::time::Instant> = None;
                 let failed = loop {
                     let first = tokio::select! {
                         job = rx.recv() => job,
                         r = &mut reader => break format!("{r:?}"),
                     };
                     let Some(first) = first else { return };
-                    let mut buf = Vec::new();
-                    let mut next = Some(first);
-                    while let Some((bytes, pending)) = next.take() {
-                        buf.extend_from_slice(&bytes);
-                        waiting.lock().unwrap_or_else(|e| e.into_inner()).push_back(pending);
-                        if buf.len() < 1 << 16 {
-                            next = rx.try_recv().ok();
-                        }
+                    // Under load, writes start at least WRITE_INTERVAL apart, so each carries
+                    // what queued up meanwhile: every write costs this node, Redis and the
+                    // node it is for a wake-up and a system call each, whatever it holds. A
+                    // message after a quiet spell goes at once.
+                    if let Some(due) = last_write.map(|at| at + WRITE_INTERVAL)
+                        && tokio::time::Instant::now() < due
+                    {
+                        tokio::time::sleep_until(due).await;
                     }
+                    last_write = Some(tokio::time::Instant::now());
+                    let buf = batch(first, &mut rx, &waiting);
                     if let Err(e) = write_half.write_all(&buf).await {
                         break e.to_string();
                     }
@@ -179,13 +293,15 @@ impl Commands {
         Commands { tx }
     }
 
-    fn send(&self, args: &[&[u8]]) {
-        let _ = self.tx.send((encode(args), None));
+    fn publish(&self, topic: &str, payload: Vec<u8>) {
+        let _ = self.tx.send(Job::Publish(topic.to_string(), payload));
     }
 
     fn call(&self, args: &[&[u8]]) -> oneshot::Receiver<Result<Reply, BusError>> {
         let (tx, rx) = oneshot::channel();
-        if let Err(mpsc::error::SendError((_, Some(tx)))) = self.tx.send((encode(args), Some(tx))) {
+        if let Err(mpsc::error::SendError(Job::Command(_, Some(tx)))) =
+            self.tx.send(Job::Command(encode(args), Some(tx)))
+        {
             let _ = tx.send(Err(BusError("the Redis connection task stopped".into())));
         }
         rx
@@ -258,14 +374,15 @@ async fn subscribe(
             let mut r = BufReader::new(stream);
             let mut confirmed = 0;
             loop {
-                let Reply::Array(Some(items)) = read(&mut r).await? else { continue };
-                match items.as_slice() {
+                let Reply::Array(Some(mut items)) = read(&mut r).await? else { continue };
+                match items.as_mut_slice() {
                     [Reply::Bulk(Some(kind)), _, Reply::Bulk(Some(payload))]
                         if kind == b"message" =>
                     {
-                        let node_gone = inbox.send(Inbound::Message(payload.clone())).is_err();
-                        if node_gone {
-                            return Ok(());
+                        for message in unbundle(std::mem::take(payload)) {
+                            if inbox.send(Inbound::Message(message)).is_err() {
+                                return Ok(());
+                            }
                         }
                     }
                     [Reply::Bulk(Some(kind)), ..] if kind == b"subscribe" => {
@@ -300,7 +417,7 @@ async fn subscribe(
 
 impl Bus for RedisBus {
     fn publish(&self, topic: &str, payload: Vec<u8>) {
-        self.commands.send(&[b"PUBLISH", topic.as_bytes(), &payload]);
+        self.commands.publish(topic, payload);
     }
 
     fn lease<'a>(&'a self, key: &'a str, holder: &'a str, ttl: Duration) -> BusFuture<'a, String> {
@@ -426,6 +543,24 @@ mod tests {
     #[test]
     fn commands_are_arrays_of_bulk_strings() {
         assert_eq!(encode(&[b"GET", b"k"]), b"*2\r\n$3\r\nGET\r\n$1\r\nk\r\n");
+        let long = [b'x'; 120];
+        let mut want = b"*1\r\n$120\r\n".to_vec();
+        want.extend_from_slice(&long);
+        want.extend_from_slice(b"\r\n");
+        assert_eq!(encode(&[&long]), want);
+        assert_eq!(encode(&[]), b"*0\r\n");
+    }
+
+    #[test]
+    fn bundles_split_into_their_messages() {
+        let messages = vec![b"{\"m\":\"to\"}\nbody".to_vec(), Vec::new(), vec![BUNDLE + 1; 300]];
+        assert_eq!(unbundle(bundle(&messages)), messages);
+        // A plain message is its own payload.
+        assert_eq!(unbundle(b"{\"m\":1}\n".to_vec()), vec![b"{\"m\":1}\n".to_vec()]);
+        // A bundle cut short gives its whole messages.
+        let mut cut = bundle(&messages);
+        cut.truncate(cut.len() - 1);
+        assert_eq!(unbundle(cut), messages[..2].to_vec());
         assert_eq!(address("redis://127.0.0.1").unwrap(), "127.0.0.1:6379");
         assert!(address("http://x").is_err());
     }
