@@ -61,7 +61,7 @@ async fn players_receive_no_hidden_identity_and_no_proposal() {
         mover.moved().await;
         let (_, _, _, next) = other.moved().await;
         for s in spectators.iter_mut() {
-            s.until("reveal", |m| matches!(m, ServerMsg::Reveal { .. })).await;
+            s.revealed().await;
         }
         match next {
             Some(l) => legal = l,

@@ -10,7 +10,7 @@ mod common;
 use cannonade_games::GameKind;
 use cannonade_server::cluster::{self, Bus, Inbox, LocalBus, LocalHub, RedisBus};
 use cannonade_server::{App, Config};
-use cannonade_wire::{ClientMsg, GameEvent, Role, ServerMsg};
+use cannonade_wire::{ClientMsg, GameEvent, Role, Score, ServerMsg};
 use common::{Client, config, tc};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -140,8 +140,11 @@ async fn two_nodes_share_a_game(a: Node, b: Node) {
     assert_eq!((v1, v2, ply, mv.as_str()), (1, 1, 0, "h2e2"));
     assert!(legal.is_some(), "the player to move gets the legal moves");
     for s in &mut spectators {
-        assert!(s.moved().await.3.is_some(), "spectators get the legal moves");
-        s.until("score", |m| matches!(m, ServerMsg::Score { hits: 1, total: 1, .. })).await;
+        let m = s.until("the move", |m| matches!(m, ServerMsg::Event { v: 1, .. })).await;
+        let ServerMsg::Event { legal, reveal, score, .. } = m else { unreachable!() };
+        assert!(legal.is_some(), "spectators get the legal moves");
+        assert_eq!(reveal.map(|r| r.matched), Some(2), "and the reveal with the move");
+        assert_eq!(score, Some(Score { hits: 1, total: 1 }), "with their own score");
     }
     // A's subscription drops while the second move is played: A's sockets get it once A
     // hears again, and each event once.

@@ -8,7 +8,9 @@ mod common;
 
 use cannonade_games::{AnyGame, AnyRecord, GameKind};
 use cannonade_store::{EventRow, GameRow, SqlStore, Store};
-use cannonade_wire::{ClientMsg, ClockState, GameEvent, MoveInfo, PublicPosition, Seat, ServerMsg};
+use cannonade_wire::{
+    ClientMsg, ClockState, GameEvent, MoveInfo, PublicPosition, Score, Seat, ServerMsg,
+};
 use common::{Client, config, server};
 use std::time::Duration;
 
@@ -191,7 +193,7 @@ async fn spectator_scores_and_the_crowd_record_survive_a_restart() {
     s.send(ClientMsg::Propose { game: game.clone(), ply: 0, mv: "h2e2".into() }).await;
     s.until("ack", |m| matches!(m, ServerMsg::ProposalOk { .. })).await;
     a.send(ClientMsg::Move { game: game.clone(), ply: 0, mv: "h2e2".into() }).await;
-    s.until("score", |m| matches!(m, ServerMsg::Score { hits: 1, total: 1, .. })).await;
+    assert_eq!(s.revealed().await.1, Some(Score { hits: 1, total: 1 }));
     b.moved().await;
 
     // A second server on the same database: the first one's memory is gone from the view of
@@ -205,7 +207,7 @@ async fn spectator_scores_and_the_crowd_record_survive_a_restart() {
     let crowd = snap.crowd.expect("spectators see the crowd's record");
     assert_eq!((crowd.first.agreed, crowd.first.of), (1, 1));
     let score = s.until("the score again", |m| matches!(m, ServerMsg::Score { .. })).await;
-    assert_eq!(score, ServerMsg::Score { game: game.clone(), hits: 1, total: 1 });
+    assert_eq!(score, ServerMsg::Score { game: game.clone(), score: Score { hits: 1, total: 1 } });
     // Counting goes on from there.
     let mut b = Client::connect(addr, Some(&b.token)).await;
     b.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
@@ -213,8 +215,7 @@ async fn spectator_scores_and_the_crowd_record_survive_a_restart() {
     s.send(ClientMsg::Propose { game: game.clone(), ply: 1, mv: "h9g7".into() }).await;
     s.until("ack", |m| matches!(m, ServerMsg::ProposalOk { .. })).await;
     b.send(ClientMsg::Move { game: game.clone(), ply: 1, mv: "b9c7".into() }).await;
-    let score = s.until("score", |m| matches!(m, ServerMsg::Score { .. })).await;
-    assert_eq!(score, ServerMsg::Score { game: game.clone(), hits: 1, total: 2 });
+    assert_eq!(s.revealed().await.1, Some(Score { hits: 1, total: 2 }));
 }
 
 #[tokio::test]
@@ -267,6 +268,5 @@ async fn an_acknowledged_proposal_of_the_open_ply_survives_a_restart() {
     a.snapshot().await;
     a.send(ClientMsg::Move { game: game.clone(), ply: 0, mv: "h2e2".into() }).await;
     // The spectator's last proposal counts: it matched the move played.
-    let score = s.until("score", |m| matches!(m, ServerMsg::Score { .. })).await;
-    assert_eq!(score, ServerMsg::Score { game: game.clone(), hits: 1, total: 1 });
+    assert_eq!(s.revealed().await.1, Some(Score { hits: 1, total: 1 }));
 }

@@ -3,7 +3,7 @@
 mod common;
 
 use cannonade_games::GameKind;
-use cannonade_wire::{ClientMsg, ErrorCode, GameEvent, OfferKind, Role, ServerMsg};
+use cannonade_wire::{ClientMsg, ErrorCode, GameEvent, OfferKind, Role, Score, ServerMsg};
 use common::{Client, config, pair, server, tc};
 use std::time::Duration;
 
@@ -129,12 +129,13 @@ async fn spectator_proposals_are_tallied_for_spectators_revealed_and_scored() {
     let ServerMsg::Tally { counts, .. } = tally else { unreachable!() };
     assert_eq!(counts.len(), 1, "s1's first proposal was replaced");
     a.send(ClientMsg::Move { game: game.clone(), ply: 0, mv: "h2e2".into() }).await;
-    let reveal = s1.until("reveal", |m| matches!(m, ServerMsg::Reveal { .. })).await;
-    let ServerMsg::Reveal { matched, crowd, played, .. } = reveal else { unreachable!() };
-    assert_eq!((matched, played.as_str()), (2, "h2e2"));
-    assert_eq!((crowd.first.agreed, crowd.first.of), (1, 1));
-    let score = s1.until("score", |m| matches!(m, ServerMsg::Score { .. })).await;
-    assert_eq!(score, ServerMsg::Score { game: game.clone(), hits: 1, total: 1 });
+    // The move comes to spectators with its reveal and each one's score.
+    let (reveal, score) = s1.revealed().await;
+    assert_eq!((reveal.matched, reveal.played.as_str()), (2, "h2e2"));
+    assert_eq!((reveal.crowd.first.agreed, reveal.crowd.first.of), (1, 1));
+    assert_eq!(score, Some(Score { hits: 1, total: 1 }));
+    let (reveal2, score2) = s2.revealed().await;
+    assert_eq!((reveal2, score2), (reveal, Some(Score { hits: 1, total: 1 })));
     // Players heard nothing of it.
     b.moved().await;
     let _ = a.drain(700).await;

@@ -37,12 +37,13 @@ pub use event::GameEvent;
 pub use geometry::{Geometry, Layout, PieceInfo, Region, River};
 pub use position::{AirDefence, PieceColour, PublicPosition};
 pub use server::{
-    ChatLine, GameSummary, PastGame, Positions, SeekInfo, ServerMsg, Snapshot, TallyEntry,
+    ChatLine, GameSummary, PastGame, Positions, Reveal, Score, SeekInfo, ServerMsg, Snapshot,
+    TallyEntry,
 };
 
 /// The protocol version announced in [`ServerMsg::Welcome`]; it changes when a message changes
 /// incompatibly.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// The largest text frame a client may send, in bytes. Larger frames get an
 /// [`ErrorCode::TooLarge`] error and are not read.

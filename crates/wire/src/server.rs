@@ -220,6 +220,14 @@ pub enum ServerMsg {
         /// spectators.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         legal: Option<Vec<LegalMove>>,
+        /// Spectators only, with a move that ended a ply on which they proposed: how the
+        /// ply's proposals went (never in a replay: it is not part of the game's history).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reveal: Option<Box<Reveal>>,
+        /// Spectators only, with a reveal: this spectator's score after it, if they ever
+        /// proposed in this game.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        score: Option<Score>,
     },
     /// The clocks now (after a replay of missed events, whose clocks are those of their
     /// moments).
@@ -275,30 +283,39 @@ pub enum ServerMsg {
         /// Proposed moves, most proposed first.
         counts: Vec<TallyEntry>,
     },
-    /// Spectators only: the proposals of a ply, revealed after the real move.
-    Reveal {
-        /// The game id.
-        game: String,
-        /// The ply.
-        ply: u32,
-        /// The move played.
-        played: String,
-        /// Every proposed move, most proposed first.
-        counts: Vec<TallyEntry>,
-        /// How many spectators proposed the played move.
-        matched: u32,
-        /// The crowd's record so far.
-        crowd: CrowdRecord,
-    },
-    /// Spectators only: this spectator's own score of proposals.
+    /// Spectators only: this spectator's own score of proposals, when they join a game in
+    /// which they proposed (after each move it comes with the move's reveal).
     Score {
         /// The game id.
         game: String,
-        /// Proposals that matched the move played.
-        hits: u32,
-        /// Proposals made (one per ply at most).
-        total: u32,
+        /// The score.
+        #[serde(flatten)]
+        score: Score,
     },
+}
+
+/// Spectators only: the proposals of a ply, revealed with the move that ended it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Reveal {
+    /// The ply.
+    pub ply: u32,
+    /// The move played.
+    pub played: String,
+    /// Every proposed move, most proposed first.
+    pub counts: Vec<TallyEntry>,
+    /// How many spectators proposed the played move.
+    pub matched: u32,
+    /// The crowd's record so far.
+    pub crowd: CrowdRecord,
+}
+
+/// A spectator's score of proposals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Score {
+    /// Proposals that matched the move played.
+    pub hits: u32,
+    /// Proposals made (one per ply at most).
+    pub total: u32,
 }
 
 impl ServerMsg {
@@ -337,6 +354,8 @@ mod tests {
             v: 3,
             event: GameEvent::Offered { kind: OfferKind::Draw, seat: Seat::Second },
             legal: None,
+            reveal: None,
+            score: None,
         };
         let text = msg.to_json();
         assert_eq!(

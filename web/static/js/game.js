@@ -12,6 +12,7 @@ import { h, GAME_NAMES, rememberGame, seatName, seatColour, resultText, download
 /** @typedef {import('./types.js').Seat} Seat */
 /** @typedef {import('./types.js').GameEvent} GameEvent */
 /** @typedef {import('./types.js').TallyEntry} TallyEntry */
+/** @typedef {import('./types.js').Reveal} Reveal */
 /** @typedef {import('./net.js').Net} Net */
 
 /**
@@ -134,6 +135,12 @@ export class GameView {
         break;
       case 'event':
         this.onEvent(m.v, m.event, m.legal ?? null);
+        // Spectators: the move's reveal comes with it, with their own score.
+        if (m.reveal) this.onReveal(m.reveal);
+        if (m.score) {
+          this.score = { hits: m.score.hits, total: m.score.total };
+          this.renderSpectate();
+        }
         break;
       case 'clock':
         if (this.snap) this.snap.clock = m.clock;
@@ -158,18 +165,6 @@ export class GameView {
         this.renderSpectate();
         this.renderBoard();
         break;
-      case 'reveal': {
-        const top = m.counts[0];
-        const played = this.snap?.moves[m.ply]?.display ?? m.played;
-        this.revealText = `Move ${m.ply + 1}: played ${played}. ${m.matched} spectator${m.matched === 1 ? '' : 's'} guessed it` +
-          (top ? `; the crowd's favourite was ${top.mv} (${top.n}).` : '.');
-        if (this.snap) this.snap.crowd = m.crowd;
-        this.tally = [];
-        this.proposal = null;
-        this.renderSpectate();
-        this.renderBoard();
-        break;
-      }
       case 'score':
         this.score = { hits: m.hits, total: m.total };
         this.renderSpectate();
@@ -225,6 +220,19 @@ export class GameView {
       await new Promise((done) => setTimeout(done, 300));
     }
     return false;
+  }
+
+  /** How a ply's proposals went, shown to spectators after the move. @param {Reveal} r */
+  onReveal(r) {
+    const top = r.counts[0];
+    const played = this.snap?.moves[r.ply]?.display ?? r.played;
+    this.revealText = `Move ${r.ply + 1}: played ${played}. ${r.matched} spectator${r.matched === 1 ? '' : 's'} guessed it` +
+      (top ? `; the crowd's favourite was ${top.mv} (${top.n}).` : '.');
+    if (this.snap) this.snap.crowd = r.crowd;
+    this.tally = [];
+    this.proposal = null;
+    this.renderSpectate();
+    this.renderBoard();
   }
 
   /**

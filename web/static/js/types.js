@@ -105,16 +105,17 @@
  *   | {t: 'invite_created', code: string, path: string}
  *   | {t: 'game_started', game: string, role: Role}
  *   | ({t: 'snapshot'} & Snapshot)
- *   | {t: 'event', game: string, v: number, event: GameEvent, legal?: LegalMove[]}
+ *   | {t: 'event', game: string, v: number, event: GameEvent, legal?: LegalMove[], reveal?: Reveal, score?: Score}
  *   | {t: 'clock', game: string, clock: ClockState}
  *   | {t: 'spectators', game: string, count: number}
  *   | {t: 'presence', game: string, seat: Seat, online: boolean, claim_in_ms?: number}
  *   | ({t: 'chat', game: string} & ChatLine)
  *   | {t: 'proposal_ok', game: string, ply: number, mv: string}
  *   | {t: 'tally', game: string, ply: number, counts: TallyEntry[]}
- *   | {t: 'reveal', game: string, ply: number, played: string, counts: TallyEntry[], matched: number, crowd: CrowdRecord}
  *   | {t: 'score', game: string, hits: number, total: number}} ServerMsg
  */
+/** @typedef {{ply: number, played: string, counts: TallyEntry[], matched: number, crowd: CrowdRecord}} Reveal */
+/** @typedef {{hits: number, total: number}} Score */
 /** @typedef {Record<string, unknown> & {t: string}} ClientMsg */
 
 export {};

@@ -1,7 +1,7 @@
 //! What nodes tell each other: a JSON header, a newline, then the body as is (a frame for
 //! sockets, or a client's request), so a frame crosses the bus without being escaped.
 
-use crate::game::Audience;
+use crate::game::{Audience, SocketScore};
 use cannonade_wire::{GameSummary, SeekInfo, UserInfo};
 use serde::{Deserialize, Serialize};
 
@@ -82,6 +82,9 @@ pub enum Header {
         /// The version of the game event in the body (none for other frames).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         v: Option<u64>,
+        /// Spectator sockets that get the frame with their score added (a move's reveal).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        scores: Vec<SocketScore>,
     },
     /// To a relaying node: its socket `conn` got the game up to version `v` (a snapshot, or
     /// the events after its `since`); the game's broadcasts reach it from here on.
@@ -141,7 +144,8 @@ mod tests {
     #[test]
     fn a_frame_crosses_unescaped_and_comes_back_whole() {
         let audience = Audience::WithLegal(Seat::First);
-        let header = Header::Broadcast { game: "g".into(), audience, v: Some(3) };
+        let header =
+            Header::Broadcast { game: "g".into(), audience, v: Some(3), scores: vec![(7, 1, 2)] };
         let body = "{\"t\":\"event\",\"text\":\"line\\nbreak\"}\n";
         let bytes = encode(&header, body.as_bytes());
         let (h, b) = decode(&bytes).unwrap();

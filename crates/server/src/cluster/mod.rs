@@ -27,7 +27,7 @@ mod relay;
 pub use bus::{Bus, BusError, BusFuture, Inbound, Inbox, LocalBus, LocalHub};
 pub use redis::{RedisBus, subscription_name};
 
-use crate::game::{self, Audience, Cmd, GameHandle};
+use crate::game::{self, Audience, Cmd, GameHandle, SocketScore};
 use crate::session::UserCtx;
 use crate::state::{App, Conn, Frame, Out, RemoteConn, lock};
 use cannonade_wire::{ClientMsg, GameSummary, SeekInfo, UserInfo};
@@ -162,7 +162,8 @@ impl Cluster {
     }
 
     /// Sends a game's frame to the sockets of `node` that `audience` admits; `v` is the
-    /// version of the game event it carries, if it carries one.
+    /// version of the game event it carries, if it carries one. The sockets in `scores` get
+    /// it with their score added.
     pub fn broadcast(
         &self,
         node: &str,
@@ -170,8 +171,9 @@ impl Cluster {
         audience: Audience,
         v: Option<u64>,
         frame: &Frame,
+        scores: Vec<SocketScore>,
     ) {
-        let header = Header::Broadcast { game: game.to_string(), audience, v };
+        let header = Header::Broadcast { game: game.to_string(), audience, v, scores };
         self.publish(&node_topic(node), &header, frame.as_bytes());
     }
 
@@ -440,10 +442,10 @@ impl Cluster {
             }
             // Handed to the sockets here, not through the relay's task: in the order they
             // came, with the frames addressed to one socket.
-            Header::Broadcast { game, audience, v } => {
+            Header::Broadcast { game, audience, v, scores } => {
                 let relay = lock(&self.relays).get(&game).cloned();
                 if let Some(r) = relay {
-                    r.deliver(app, audience, v, &frame());
+                    r.deliver(app, audience, v, &frame(), &scores);
                 }
             }
             Header::Synced { game, conn, v } => {

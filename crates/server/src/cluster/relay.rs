@@ -12,7 +12,7 @@
 
 use super::message::Header;
 use super::{Cluster, lease_key, node_topic};
-use crate::game::{self, Audience, Cmd, GameHandle, Summary, role_of};
+use crate::game::{self, Audience, Cmd, GameHandle, SocketScore, Summary, role_of, with_score};
 use crate::state::{App, Conn, Frame, lock};
 use cannonade_games::GameKind;
 use cannonade_store::GameRow;
@@ -72,7 +72,14 @@ impl RelayEntry {
     /// admits, but not to those still waiting for their snapshot or replay (which covers it)
     /// nor to one that has the event already; a socket too far behind is dropped from the
     /// game as the owner would drop it.
-    pub fn deliver(&self, app: &App, audience: Audience, v: Option<u64>, frame: &Frame) {
+    pub fn deliver(
+        &self,
+        app: &App,
+        audience: Audience,
+        v: Option<u64>,
+        frame: &Frame,
+        scores: &[SocketScore],
+    ) {
         let mut subs = lock(&self.subs);
         let mut slow = Vec::new();
         let mut sent = 0u64;
@@ -89,7 +96,11 @@ impl RelayEntry {
                 if let Some(v) = v {
                     sub.place = Place::At(v);
                 }
-                if sub.conn.send_frame(frame.clone()) {
+                let frame = match scores.iter().find(|(conn, ..)| conn == id) {
+                    Some(&(_, hits, total)) => with_score(frame, hits, total),
+                    None => frame.clone(),
+                };
+                if sub.conn.send_frame(frame) {
                     sent += 1;
                 } else {
                     slow.push(*id);

@@ -5,7 +5,10 @@ use super::clock::{Clock, Expired};
 use super::export::export;
 use super::proposals::{Judged, PlyCrowd, Proposals};
 use super::stored::StoredEvent;
-use super::{Audience, Cmd, Dealer, GameHandle, GameSpec, SeatSpec, Summary, role_of, start_game};
+use super::{
+    Audience, Cmd, Dealer, GameHandle, GameSpec, SeatSpec, SocketScore, Summary, role_of,
+    start_game, with_field, with_score,
+};
 use crate::rating::Rating;
 use crate::state::{App, Conn, Frame, Out, lock};
 use cannonade_banqi::DealSeed;
@@ -17,8 +20,8 @@ use cannonade_games::{AnyGame, AnyRecord, GameKind};
 use cannonade_store::{ChatRow, EventRow, Finish, GameRow, ProposalRow, RatingRow};
 use cannonade_wire::{
     ChatLine, ClientMsg, ErrorCode, GameEvent, GameResult, LegalMove, MAX_CHAT_CHARS, MoveInfo,
-    OfferKind, PlayerInfo, Positions, PublicPosition, Role, Room, Seat, ServerMsg, Snapshot,
-    TimeControl,
+    OfferKind, PlayerInfo, Positions, PublicPosition, Reveal, Role, Room, Score, Seat, ServerMsg,
+    Snapshot, TimeControl,
 };
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -207,7 +210,14 @@ impl Actor {
             actor.apply(&stored)?;
             let event = stored.into_event(|| PublicPosition::of(&actor.record.position()));
             let v = actor.events.len() as u64 + 1;
-            let msg = ServerMsg::Event { game: actor.id.clone(), v, event, legal: None };
+            let msg = ServerMsg::Event {
+                game: actor.id.clone(),
+                v,
+                event,
+                legal: None,
+                reveal: None,
+                score: None,
+            };
             actor.events.push(Frame::from(msg.to_json()));
         }
         if actor.result.is_none()
@@ -437,27 +447,49 @@ impl Actor {
     /// Sends `frame` to the subscribers `to` admits; drops those too far behind. Sockets of
     /// other nodes get it through their node, once per node.
     fn send_where(&mut self, frame: &Frame, to: Audience) {
-        self.send_versioned(frame, to, None);
+        self.send_versioned(frame, to, None, None);
     }
 
     /// [`Self::send_where`] for a frame carrying the game event of version `v`: the nodes
-    /// that relay it keep the version their sockets have.
-    fn send_versioned(&mut self, frame: &Frame, to: Audience, v: Option<u64>) {
+    /// that relay it keep the version their sockets have. A spectator with a score in
+    /// `scores` (by user) gets the frame with their score added; another node adds it for
+    /// its sockets from the list that comes with the frame.
+    fn send_versioned(
+        &mut self,
+        frame: &Frame,
+        to: Audience,
+        v: Option<u64>,
+        scores: Option<&HashMap<String, (u32, u32)>>,
+    ) {
         let mut slow = Vec::new();
         let mut sent = 0u64;
-        let mut nodes: Vec<&Arc<str>> = Vec::new();
+        let mut nodes: Vec<(&Arc<str>, Vec<SocketScore>)> = Vec::new();
         // Players first: a move reaches the opponent before thousands of spectators.
         let players = self.subs.iter().filter(|(_, s)| s.role.is_player());
         let spectators = self.subs.iter().filter(|(_, s)| !s.role.is_player());
         for (id, sub) in players.chain(spectators) {
-            if let Some(node) = sub.conn.tx.remote_node() {
-                if !nodes.contains(&node) {
-                    nodes.push(node);
+            let score = scores
+                .filter(|_| sub.role == Role::Spectator && to.admits(sub.role))
+                .and_then(|s| s.get(&sub.conn.user.id));
+            if let Out::Remote(r) = &sub.conn.tx {
+                let at = match nodes.iter().position(|(n, _)| **n == r.node) {
+                    Some(at) => at,
+                    None => {
+                        nodes.push((&r.node, Vec::new()));
+                        nodes.len() - 1
+                    }
+                };
+                if let Some(&(hits, total)) = score {
+                    nodes[at].1.push((r.conn, hits, total));
                 }
                 continue;
             }
             if to.admits(sub.role) {
-                match sub.conn.tx.try_send(frame.clone()) {
+                let frame = match score {
+                    Some(&(hits, total)) => with_score(frame, hits, total),
+                    None => frame.clone(),
+                };
+                match sub.conn.tx.try_send(frame) {
                     Ok(()) => sent += 1,
                     Err(mpsc::error::TrySendError::Full(_)) => slow.push((*id, true)),
                     // The socket closed; its leave message is on its way.
@@ -466,8 +498,8 @@ impl Actor {
             }
         }
         if let Some(cluster) = self.app.cluster() {
-            for node in nodes {
-                cluster.broadcast(node, &self.id, to, v, frame);
+            for (node, scores) in nodes {
+                cluster.broadcast(node, &self.id, to, v, frame, scores);
             }
         }
         self.app.metrics.frames_out.fetch_add(sent, Relaxed);
@@ -559,7 +591,7 @@ impl Actor {
         if role == Role::Spectator
             && let Some((hits, total)) = self.proposals.score(&conn.user.id)
         {
-            conn.send(&ServerMsg::Score { game: self.id.clone(), hits, total });
+            conn.send(&ServerMsg::Score { game: self.id.clone(), score: Score { hits, total } });
         }
         if let Out::Remote(r) = &conn.tx {
             // After its frames on the same topic: its node hands it broadcasts from here.
@@ -684,10 +716,25 @@ impl Actor {
         self.publish_with(events, None).await
     }
 
-    /// [`Self::publish`], storing with a move how its ply's proposals went.
+    /// [`Self::publish`] of a move, with how its ply's proposals went: stored with the move,
+    /// settled once it is stored, and revealed to spectators with the move.
     async fn publish_with(
         &mut self,
         events: Vec<GameEvent>,
+        ply: Option<(Side, String, Judged)>,
+    ) -> Result<(), Refusal> {
+        let crowd = ply.as_ref().and_then(|(_, _, judged)| judged.crowd.clone());
+        self.store_events(&events, crowd).await?;
+        let revealed = ply.and_then(|(side, played, judged)| self.settle(side, played, judged));
+        self.broadcast_events(events, revealed);
+        Ok(())
+    }
+
+    /// Stores events, the first with how its ply's proposals went (a move's), in one
+    /// transaction; nothing is told yet.
+    async fn store_events(
+        &mut self,
+        events: &[GameEvent],
         crowd: Option<PlyCrowd>,
     ) -> Result<(), Refusal> {
         let base = self.events.len() as i64;
@@ -704,23 +751,52 @@ impl Actor {
         self.app.writer.append(rows).await.map_err(|e| {
             tracing::error!(game = %self.id, "store: {e}");
             (ErrorCode::Storage, format!("the game could not be saved, nothing changed: {e}"))
-        })?;
+        })
+    }
+
+    /// Numbers stored events and sends them out: the legal moves go with the last one to the
+    /// seat to move and to spectators, and a move's reveal (JSON) to spectators with each
+    /// one's score (by user).
+    fn broadcast_events(&mut self, events: Vec<GameEvent>, revealed: Option<Revealed>) {
         let n = events.len();
         for (i, event) in events.into_iter().enumerate() {
             let v = self.events.len() as u64 + 1;
-            let plain = ServerMsg::Event { game: self.id.clone(), v, event, legal: None };
+            let plain = ServerMsg::Event {
+                game: self.id.clone(),
+                v,
+                event,
+                legal: None,
+                reveal: None,
+                score: None,
+            };
             let without = Frame::from(plain.to_json());
             self.events.push(without.clone());
-            match self.to_move().map(Seat::from) {
-                Some(mover) if i + 1 == n => {
-                    let with = Frame::from(with_legal(without.as_str(), &self.legal));
-                    self.send_versioned(&with, Audience::WithLegal(mover), Some(v));
-                    self.send_versioned(&without, Audience::WithoutLegal(mover), Some(v));
+            let last = i + 1 == n;
+            let mover = self.to_move().map(Seat::from).filter(|_| last);
+            let with = mover.map(|_| Frame::from(with_legal(without.as_str(), &self.legal)));
+            match (&revealed, mover, with) {
+                // Spectators get the reveal (and their scores) in the move's own frame.
+                (Some((reveal, scores)), _, with) if last => {
+                    let base = with.as_ref().unwrap_or(&without);
+                    let spectators = Frame::from(with_field(base.as_str(), "reveal", reveal));
+                    match (mover, with) {
+                        (Some(mover), Some(with)) => {
+                            self.send_versioned(&with, Audience::Mover(mover), Some(v), None);
+                            let other = Audience::WithoutLegal(mover);
+                            self.send_versioned(&without, other, Some(v), None);
+                        }
+                        _ => self.send_versioned(&without, Audience::Players, Some(v), None),
+                    }
+                    let to = Audience::Spectators;
+                    self.send_versioned(&spectators, to, Some(v), Some(scores));
                 }
-                _ => self.send_versioned(&without, Audience::All, Some(v)),
+                (_, Some(mover), Some(with)) => {
+                    self.send_versioned(&with, Audience::WithLegal(mover), Some(v), None);
+                    self.send_versioned(&without, Audience::WithoutLegal(mover), Some(v), None);
+                }
+                _ => self.send_versioned(&without, Audience::All, Some(v), None),
             }
         }
-        Ok(())
     }
 
     async fn client(&mut self, conn: &Conn, msg: ClientMsg, at: Instant) -> Result<(), Refusal> {
@@ -1043,7 +1119,7 @@ impl Actor {
         self.refresh_legal();
         let request = proposal_form(&recorded);
         let judged = self.proposals.judge(&request);
-        if let Err(e) = self.publish_with(vec![event], judged.crowd.clone()).await {
+        if let Err(e) = self.publish_with(vec![event], Some((side, request, judged))).await {
             self.moves.pop();
             let _ = self.rebuild();
             self.refresh_legal();
@@ -1054,7 +1130,6 @@ impl Actor {
         self.offers.clear();
         self.summary.moves.store(self.moves.len() as u32, Relaxed);
         self.app.metrics.moves.fetch_add(1, Relaxed);
-        self.reveal_proposals(side, request, judged);
         self.app.metrics.move_latency.observe(received.elapsed().as_micros() as u64);
         if let Next::Over(outcome) = options::judge(&self.record, self.format, false) {
             self.end(outcome.winner, outcome.reason.as_str()).await?;
@@ -1075,33 +1150,24 @@ impl Actor {
         }
     }
 
-    /// Tells spectators how the ply's proposals went (as judged, and stored with the move,
-    /// before the move was played).
-    fn reveal_proposals(&mut self, side: Side, request: String, judged: Judged) {
+    /// Settles the ply that `side` just ended by playing `played` (as judged, and stored with
+    /// the move): the proposals of the next ply start. When anyone proposed, returns the
+    /// reveal as JSON and the scores of those who proposed, by user, for spectators to get
+    /// with the move.
+    fn settle(&mut self, side: Side, played: String, judged: Judged) -> Option<Revealed> {
         let ply = self.proposals.ply();
         let scored = self.proposals.settle(side, judged.crowd.as_ref());
         self.tally_dirty = false;
-        if judged.crowd.is_none() {
-            return;
-        }
-        let msg = ServerMsg::Reveal {
-            game: self.id.clone(),
+        judged.crowd.as_ref()?;
+        let reveal = Reveal {
             ply,
-            played: request,
+            played,
             counts: judged.counts,
             matched: judged.matched,
             crowd: self.proposals.crowd(),
         };
-        let frame = Frame::from(msg.to_json());
-        self.send_where(&frame, Audience::Spectators);
-        let scores: HashMap<String, (u32, u32)> = scored.into_iter().collect();
-        for sub in self.subs.values().filter(|s| s.role == Role::Spectator) {
-            if let Some(&(hits, total)) = scores.get(&sub.conn.user.id) {
-                let _ = sub.conn.tx.try_send(Frame::from(
-                    ServerMsg::Score { game: self.id.clone(), hits, total }.to_json(),
-                ));
-            }
-        }
+        let json = serde_json::to_string(&reveal).unwrap_or_else(|_| "null".into());
+        Some((json, scored.into_iter().collect()))
     }
 
     async fn on_deadline(&mut self) {
@@ -1136,7 +1202,7 @@ impl Actor {
         self.result = Some(result);
         self.revealed_seed = seed;
         self.offers.clear();
-        if let Err(e) = self.publish(vec![event]).await {
+        if let Err(e) = self.store_events(std::slice::from_ref(&event), None).await {
             self.result = None;
             self.revealed_seed = None;
             return Err(e);
@@ -1145,7 +1211,10 @@ impl Actor {
         self.summary.over.store(true, Relaxed);
         self.app.metrics.live_games.fetch_sub(1, Relaxed);
         self.legal.clear();
+        // Archived before anyone hears of the end: whoever asks for the record once they
+        // know the game is over gets it.
         self.store_finish().await;
+        self.broadcast_events(vec![event], None);
         Ok(())
     }
 
@@ -1257,12 +1326,14 @@ impl Actor {
     }
 }
 
-/// An event frame with the legal moves added: the same JSON object with a `legal` field
-/// (serde writes an object with its closing brace last).
+/// A ply's reveal, as JSON, with the scores of those who proposed on it by user: what
+/// spectators get with the move that ended the ply.
+type Revealed = (String, HashMap<String, (u32, u32)>);
+
+/// An event frame with the legal moves added (a `legal` field).
 fn with_legal(plain: &str, legal: &[LegalMove]) -> String {
-    let body = plain.strip_suffix('}').unwrap_or(plain);
     let list = serde_json::to_string(legal).unwrap_or_else(|_| "[]".into());
-    format!("{body},\"legal\":{list}}}")
+    with_field(plain, "legal", &list)
 }
 
 /// Sleeps until `at`, or forever.

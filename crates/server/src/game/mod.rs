@@ -66,10 +66,14 @@ pub enum Audience {
     All,
     /// Spectators only (proposal data, their chat room).
     Spectators,
+    /// The players only.
+    Players,
     /// The seat to move and spectators: the frame with the legal moves.
     WithLegal(Seat),
     /// Everyone else: the frame without them.
     WithoutLegal(Seat),
+    /// The player of the seat to move, without the spectators (who get their own frame).
+    Mover(Seat),
 }
 
 impl Audience {
@@ -79,10 +83,36 @@ impl Audience {
         match self {
             Audience::All => true,
             Audience::Spectators => role == Role::Spectator,
+            Audience::Players => role != Role::Spectator,
             Audience::WithLegal(mover) => legal(mover),
             Audience::WithoutLegal(mover) => !legal(mover),
+            Audience::Mover(mover) => role != Role::Spectator && role.holds(mover),
         }
     }
+}
+
+/// A spectator socket's score to add to a frame: its connection id, hits and total.
+pub type SocketScore = (u64, u32, u32);
+
+/// A JSON object (a frame) with one more field, `name`, whose value is the JSON `value`
+/// (serde writes an object with its closing brace last).
+pub fn with_field(object: &str, name: &str, value: &str) -> String {
+    let body = object.strip_suffix('}').unwrap_or(object);
+    let mut out = String::with_capacity(body.len() + name.len() + value.len() + 5);
+    out.push_str(body);
+    out.push_str(",\"");
+    out.push_str(name);
+    out.push_str("\":");
+    out.push_str(value);
+    out.push('}');
+    out
+}
+
+/// A frame with a spectator's score added (a `score` field), as each spectator gets a move's
+/// reveal.
+pub fn with_score(frame: &str, hits: u32, total: u32) -> crate::state::Frame {
+    let score = format!("{{\"hits\":{hits},\"total\":{total}}}");
+    crate::state::Frame::from(with_field(frame, "score", &score))
 }
 
 /// The role of `user` in a game whose seats hold `users`.

@@ -140,6 +140,20 @@ impl Client {
         }
     }
 
+    /// The next move that carries a reveal (spectators): the reveal and this spectator's
+    /// score with it.
+    pub async fn revealed(&mut self) -> (cannonade_wire::Reveal, Option<cannonade_wire::Score>) {
+        let m = self
+            .until("a move with its reveal", |m| {
+                matches!(m, ServerMsg::Event { reveal: Some(_), .. })
+            })
+            .await;
+        match m {
+            ServerMsg::Event { reveal: Some(reveal), score, .. } => (*reveal, score),
+            _ => unreachable!(),
+        }
+    }
+
     pub async fn ended(&mut self) -> cannonade_wire::GameEvent {
         let m = self
             .until("the end", |m| {
