@@ -3,7 +3,7 @@
 //! move→spectator latencies. Loopback only, bounded in count and time.
 
 use anyhow::{Context, Result, bail};
-use cannonade_wire::{ClientMsg, GameEvent, LegalMove, OfferKind, Role, ServerMsg, TimeControl};
+use cannonade_wire::{ClientMsg, GameEvent, OfferKind, Role, Seat, ServerMsg, TimeControl};
 use futures_util::{SinkExt, StreamExt};
 use std::collections::{BTreeMap, HashMap};
 use std::net::{Ipv4Addr, SocketAddr};
@@ -39,9 +39,14 @@ pub struct Args {
     /// Spectator sockets, spread evenly over the games.
     #[arg(long, default_value_t = 0)]
     spectators: usize,
-    /// Seconds to run after everyone is connected.
+    /// Seconds to run after everyone is connected (and the warm-up).
     #[arg(long, default_value_t = 30)]
     duration: u64,
+    /// Seconds the load runs unmeasured once everyone is connected, so the servers work off
+    /// the backlog of the connection storm (thousands of sockets, games and their first
+    /// moves at once) before anything is measured.
+    #[arg(long, default_value_t = 5)]
+    warmup: u64,
     /// Spectators propose a random legal move every ply.
     #[arg(long)]
     proposals: bool,
@@ -54,6 +59,10 @@ pub struct Args {
     /// Percent of spectators that disconnect and resume (with their last version) every 10 s.
     #[arg(long, default_value_t = 2)]
     churn: u32,
+    /// Also print move→opponent latency second by second of the run (by when each move was
+    /// sent), to see when the slow moves happen.
+    #[arg(long)]
+    timeline: bool,
 }
 
 /// Games being set up at once: a server creating thousands of games in the same second
@@ -83,8 +92,14 @@ struct Report {
     moves: u64,
     reconnects: u64,
     opponent: Vec<u32>,
+    /// When each move→opponent sample's move was sent, milliseconds into the run.
+    #[serde(default)]
+    opponent_sent: Vec<u32>,
     spectator: Vec<u32>,
     errors: BTreeMap<String, u64>,
+    /// Frames read by spectators during the run, by their tag.
+    #[serde(default)]
+    frames: BTreeMap<String, u64>,
 }
 
 impl Report {
@@ -96,9 +111,13 @@ impl Report {
         self.moves += other.moves;
         self.reconnects += other.reconnects;
         self.opponent.extend(other.opponent);
+        self.opponent_sent.extend(other.opponent_sent);
         self.spectator.extend(other.spectator);
         for (what, n) in other.errors {
             *self.errors.entry(what).or_default() += n;
+        }
+        for (tag, n) in other.frames {
+            *self.frames.entry(tag).or_default() += n;
         }
     }
 
@@ -108,8 +127,9 @@ impl Report {
             args.games, self.seated_s, self.open, self.failed, self.connected_s
         );
         println!(
-            "ran {} s with {} games and {} spectators (proposals: {}) on {} node(s) from {} process(es)",
+            "ran {} s (after {} s of warm-up) with {} games and {} spectators (proposals: {}) on {} node(s) from {} process(es)",
             args.duration,
+            args.warmup,
             args.games,
             args.spectators,
             args.proposals,
@@ -122,8 +142,17 @@ impl Report {
             self.moves as f64 / args.duration as f64,
             self.reconnects
         );
+        if args.timeline {
+            timeline(&self.opponent, &self.opponent_sent);
+        }
         percentiles("move→opponent", self.opponent);
         percentiles("move→spectator", self.spectator);
+        let per_second: Vec<String> = self
+            .frames
+            .iter()
+            .map(|(tag, n)| format!("{tag} {:.0}", *n as f64 / args.duration as f64))
+            .collect();
+        println!("frames to spectators per second: {}", per_second.join(", "));
         if self.errors.is_empty() {
             println!("errors: none");
         } else {
@@ -147,7 +176,10 @@ struct Shared {
     open: AtomicU64,
     failed_connects: AtomicU64,
     opponent: Mutex<Vec<u32>>,
+    opponent_sent: Mutex<Vec<u32>>,
     spectator: Mutex<Vec<u32>>,
+    /// Frames read by spectators during the run, by tag (index into [`FRAME_TAGS`]).
+    frames: [AtomicU64; FRAME_TAGS.len()],
 }
 
 impl Shared {
@@ -155,11 +187,16 @@ impl Shared {
         *self.errors.lock().unwrap_or_else(|e| e.into_inner()).entry(what).or_default() += 1;
     }
 
-    fn latency(&self, game: &str, ply: u32, now: Instant) -> Option<u32> {
+    /// The latency of `ply` of `game` read `now`, in microseconds, with when the move was
+    /// sent (milliseconds into the run); `None` for another ply or a move sent before the run.
+    fn latency(&self, game: &str, ply: u32, now: Instant) -> Option<(u32, u32)> {
         let sent = self.sent.lock().unwrap_or_else(|e| e.into_inner());
         let &(p, at) = sent.get(game)?;
-        let measured = self.from.get().is_some_and(|&from| at >= from);
-        (p == ply && measured).then(|| now.saturating_duration_since(at).as_micros() as u32)
+        let from = *self.from.get()?;
+        (p == ply && at >= from).then(|| {
+            let latency = now.saturating_duration_since(at).as_micros() as u32;
+            (latency, (at - from).as_millis() as u32)
+        })
     }
 }
 
@@ -207,7 +244,9 @@ impl Target {
         };
         // Small buffers, as on the server: tens of thousands of sockets share this process.
         let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
-            .read_buffer_size(8 * 1024)
+            // tungstenite zeroes the read buffer's free room before every read; 4 KiB
+            // holds a whole move frame.
+            .read_buffer_size(4 * 1024)
             .write_buffer_size(8 * 1024);
         let (mut ws, _) =
             tokio_tungstenite::client_async_with_config(url, stream, Some(config)).await?;
@@ -271,8 +310,82 @@ struct PeekMove {
     mv: String,
 }
 
-async fn peek(ws: &mut Ws) -> Result<Option<Peek>> {
-    read(ws).await
+/// The tags of the frames spectators count; the first six they skip without parsing, as
+/// they have no use for them (the server writes the tag first) and the tool's own cost is on
+/// the cores it measures.
+const FRAME_TAGS: [&str; 9] =
+    ["tally", "reveal", "score", "proposal_ok", "spectators", "chat", "event", "snapshot", "error"];
+const SKIPPED_TAGS: usize = 6;
+
+/// The next frame a spectator needs, peeked at (see [`Peek`]); `None` when the socket closed.
+/// Counts the frames by tag once the run is on.
+async fn peek(ws: &mut Ws, shared: &Shared) -> Result<Option<Peek>> {
+    loop {
+        match ws.next().await {
+            None => return Ok(None),
+            Some(Err(e)) => return Err(e.into()),
+            Some(Ok(Message::Text(t))) => {
+                let tag = FRAME_TAGS.iter().position(|tag| {
+                    t.strip_prefix(r#"{"t":""#)
+                        .and_then(|rest| rest.strip_prefix(tag))
+                        .is_some_and(|rest| rest.starts_with('"'))
+                });
+                if let Some(i) = tag
+                    && shared.from.get().is_some()
+                {
+                    shared.frames[i].fetch_add(1, Relaxed);
+                }
+                if tag.is_some_and(|i| i < SKIPPED_TAGS) {
+                    continue;
+                }
+                return Ok(Some(serde_json::from_str(&t)?));
+            }
+            Some(Ok(_)) => continue,
+        }
+    }
+}
+
+/// What a bot reads: a move (most of its frames, read without building the whole message),
+/// or any other message in full.
+enum BotFrame {
+    Moved { game: String, ply: u32, seat: Seat, legal: Option<Vec<String>> },
+    Other(Box<ServerMsg>),
+}
+
+/// A `moved` event as a bot reads it.
+#[derive(serde::Deserialize)]
+struct MovedPeek {
+    game: String,
+    event: MovedEventPeek,
+    #[serde(default)]
+    legal: Option<Vec<PeekMove>>,
+}
+
+#[derive(serde::Deserialize)]
+struct MovedEventPeek {
+    ply: u32,
+    seat: Seat,
+}
+
+/// The next frame a bot needs; `None` when the socket closed.
+async fn bot_frame(ws: &mut Ws) -> Result<Option<BotFrame>> {
+    loop {
+        match ws.next().await {
+            None => return Ok(None),
+            Some(Err(e)) => return Err(e.into()),
+            Some(Ok(Message::Text(t))) => {
+                let moved = t.starts_with(r#"{"t":"event""#) && t.contains(r#""e":"moved""#);
+                return Ok(Some(if moved {
+                    let m: MovedPeek = serde_json::from_str(&t)?;
+                    let legal = m.legal.map(|l| l.into_iter().map(|m| m.mv).collect());
+                    BotFrame::Moved { game: m.game, ply: m.event.ply, seat: m.event.seat, legal }
+                } else {
+                    BotFrame::Other(Box::new(serde_json::from_str(&t)?))
+                }));
+            }
+            Some(Ok(_)) => continue,
+        }
+    }
 }
 
 async fn send(ws: &mut Ws, msg: &ClientMsg) -> Result<()> {
@@ -364,6 +477,10 @@ fn parent(args: &Args) -> Result<()> {
         stdin.write_all(b"go\n")?;
         stdin.flush()?;
     }
+    eprintln!(
+        "{} load processes connected: warming up {} s, then running {} s",
+        args.procs, args.warmup, args.duration
+    );
     let mut merged = Report::default();
     for (mut child, out) in children {
         let mut last = None;
@@ -379,6 +496,25 @@ fn parent(args: &Args) -> Result<()> {
     }
     merged.print(args);
     Ok(())
+}
+
+/// Move→opponent latency by the second its move was sent: count, p50, p99 and max.
+fn timeline(latency: &[u32], sent: &[u32]) {
+    let mut by_second: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    for (&us, &ms) in latency.iter().zip(sent) {
+        by_second.entry(ms / 1000).or_default().push(us);
+    }
+    for (second, mut v) in by_second {
+        v.sort_unstable();
+        let at = |q: f64| v[((v.len() as f64 * q) as usize).min(v.len() - 1)] as f64 / 1000.0;
+        println!(
+            "  second {second:>3}: {:>5} moves, p50 {:>7.1} ms, p99 {:>7.1} ms, max {:>7.1} ms",
+            v.len(),
+            at(0.5),
+            at(0.99),
+            at(1.0)
+        );
+    }
 }
 
 fn percentiles(name: &str, mut v: Vec<u32>) {
@@ -522,8 +658,10 @@ async fn load(
             (connected_at - started).as_secs_f64()
         );
     }
+    tokio::time::sleep(Duration::from_secs(args.warmup)).await;
     let moves_before = shared.moves.load(Relaxed);
     shared.opponent.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    shared.opponent_sent.lock().unwrap_or_else(|e| e.into_inner()).clear();
     shared.spectator.lock().unwrap_or_else(|e| e.into_inner()).clear();
     let _ = shared.from.set(Instant::now());
     let end = Instant::now() + Duration::from_secs(args.duration);
@@ -542,8 +680,15 @@ async fn load(
         moves,
         reconnects: shared.reconnects.load(Relaxed),
         opponent: take(&shared.opponent),
+        opponent_sent: take(&shared.opponent_sent),
         spectator: take(&shared.spectator),
         errors: std::mem::take(&mut *shared.errors.lock().unwrap_or_else(|e| e.into_inner())),
+        frames: FRAME_TAGS
+            .iter()
+            .zip(&shared.frames)
+            .map(|(tag, n)| (tag.to_string(), n.load(Relaxed)))
+            .filter(|(_, n)| *n > 0)
+            .collect(),
     })
 }
 
@@ -608,17 +753,17 @@ async fn bot(
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (n as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D));
     let mut game = String::new();
     let mut me = Role::Spectator;
-    let mut legal: Vec<LegalMove> = Vec::new();
+    let mut legal: Vec<String> = Vec::new();
     let mut ply = 0u32;
     let mut move_at: Option<Instant> = None;
     let mut end = end_of(&ready);
     loop {
         let msg = tokio::select! {
-            m = recv(&mut ws) => match m? { Some(m) => m, None => bail!("the server closed the socket") },
+            m = bot_frame(&mut ws) => match m? { Some(m) => m, None => bail!("the server closed the socket") },
             _ = wait(move_at) => {
                 move_at = None;
                 if !legal.is_empty() && running(end) {
-                    let mv = legal[rng.below(legal.len() as u64) as usize].mv.clone();
+                    let mv = legal[rng.below(legal.len() as u64) as usize].clone();
                     shared.sent.lock().unwrap_or_else(|e| e.into_inner()).insert(game.clone(), (ply, Instant::now()));
                     send(&mut ws, &ClientMsg::Move { game: game.clone(), ply, mv }).await?;
                 }
@@ -629,7 +774,7 @@ async fn bot(
         };
         let now = Instant::now();
         let mut think_then =
-            |legal_now: Option<Vec<LegalMove>>, ply_now: u32, rng: &mut Rng| match legal_now {
+            |legal_now: Option<Vec<String>>, ply_now: u32, rng: &mut Rng| match legal_now {
                 Some(l) if !l.is_empty() => {
                     legal = l;
                     ply = ply_now;
@@ -638,6 +783,25 @@ async fn bot(
                 }
                 _ => legal.clear(),
             };
+        let msg = match msg {
+            BotFrame::Moved { game: g, ply: p, seat, legal: l } => {
+                if g == game {
+                    if !me.holds(seat) {
+                        if let Some((us, sent)) = shared.latency(&game, p, now) {
+                            shared.opponent.lock().unwrap_or_else(|e| e.into_inner()).push(us);
+                            let mut at =
+                                shared.opponent_sent.lock().unwrap_or_else(|e| e.into_inner());
+                            at.push(sent);
+                        }
+                    } else {
+                        shared.moves.fetch_add(1, Relaxed);
+                    }
+                    think_then(l, p + 1, &mut rng);
+                }
+                continue;
+            }
+            BotFrame::Other(msg) => *msg,
+        };
         match msg {
             ServerMsg::GameStarted { game: g, .. } => {
                 game = g;
@@ -652,19 +816,10 @@ async fn bot(
                     let _ = s.send(());
                 }
                 permit.take();
-                think_then(s.legal, s.moves.len() as u32, &mut rng);
+                let l = s.legal.map(|l| l.into_iter().map(|m| m.mv).collect());
+                think_then(l, s.moves.len() as u32, &mut rng);
             }
-            ServerMsg::Event { game: g, event, legal: l, .. } if g == game => match event {
-                GameEvent::Moved { ply: p, info, .. } => {
-                    if !me.holds(info.seat) {
-                        if let Some(us) = shared.latency(&game, p, now) {
-                            shared.opponent.lock().unwrap_or_else(|e| e.into_inner()).push(us);
-                        }
-                    } else {
-                        shared.moves.fetch_add(1, Relaxed);
-                    }
-                    think_then(l, p + 1, &mut rng);
-                }
+            ServerMsg::Event { game: g, event, .. } if g == game => match event {
                 GameEvent::Ended { .. } => {
                     legal.clear();
                     move_at = None;
@@ -735,7 +890,7 @@ async fn spectator(
     let mut churn_at = Some(Instant::now() + Duration::from_millis(10_000 + rng.below(10_000)));
     loop {
         let msg = tokio::select! {
-            m = peek(&mut ws) => match m? { Some(m) => m, None => bail!("the server closed the socket") },
+            m = peek(&mut ws, &shared) => match m? { Some(m) => m, None => bail!("the server closed the socket") },
             _ = wait(propose_at) => {
                 propose_at = None;
                 if !legal.is_empty() && running(end) {
@@ -771,7 +926,7 @@ async fn spectator(
                 v = msg.v.unwrap_or(v);
                 match (event.e.as_str(), event.ply, event.game) {
                     ("moved", Some(p), _) => {
-                        if let Some(us) = shared.latency(&game, p, now) {
+                        if let Some((us, _)) = shared.latency(&game, p, now) {
                             shared.spectator.lock().unwrap_or_else(|e| e.into_inner()).push(us);
                         }
                         ply = p + 1;

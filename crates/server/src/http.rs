@@ -107,9 +107,10 @@ async fn ws(
     // Frames above this are cut off by the protocol layer; smaller ones above the message
     // limit get an error event.
     // Small buffers: tungstenite's defaults (128 KiB each way) would cost a quarter of a
-    // megabyte per idle socket; our frames are a few KiB.
+    // megabyte per idle socket; our frames are a few KiB. Clients send a few hundred bytes a
+    // message, and tungstenite zeroes its read buffer's free room before every read: 2 KiB.
     upgrade
-        .read_buffer_size(8 * 1024)
+        .read_buffer_size(2 * 1024)
         .write_buffer_size(8 * 1024)
         .max_message_size(64 * 1024)
         .max_frame_size(64 * 1024)
