@@ -5,6 +5,7 @@ mod loadtest;
 mod match_runner;
 mod perft;
 mod play;
+mod selfplay;
 mod serve;
 mod uci;
 mod verify;
@@ -46,6 +47,8 @@ enum Command {
     Serve(serve::Args),
     /// Plays bots and spectators against a local server and prints latencies.
     Loadtest(loadtest::Args),
+    /// Plays the engine against itself and writes scored quiet positions for training.
+    Selfplay(selfplay::Args),
 }
 
 fn main() -> Result<()> {
@@ -59,5 +62,6 @@ fn main() -> Result<()> {
         Command::Play(args) => play::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Loadtest(args) => loadtest::run(args),
+        Command::Selfplay(args) => selfplay::run(args),
     }
 }

@@ -133,6 +133,10 @@ impl<W: Write + Send + 'static> Session<W> {
                     say(&self.out, line);
                 }
             }
+            Command::Eval => {
+                let value = cannonade_engine::evaluate_any(&self.record.position());
+                say(&self.out, &format!("Static evaluation: {value} cp (side to move)"));
+            }
             Command::Quit => {}
         }
         Ok(())
@@ -211,10 +215,32 @@ impl<W: Write + Send + 'static> Session<W> {
                     .ok_or(format!("UCI_Elo must be {lo}..{hi}"))?;
                 self.apply_level();
             }
+            "use nnue" => {
+                let on = parse_bool(value_of("true/false")?)?;
+                if on && cannonade_engine::nnue::Network::xiangqi().is_none() {
+                    return Err("Use NNUE needs a network: set EvalFile first".into());
+                }
+                self.switch_evaluation(on);
+            }
+            "evalfile" => {
+                let path = value_of("path")?;
+                let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+                cannonade_engine::nnue::Network::use_xiangqi_file(&bytes)
+                    .map_err(|e| format!("{path}: {e}"))?;
+                self.switch_evaluation(true);
+            }
             "threads" | "ponder" => {}
             _ => return Err(format!("unknown option '{name}'")),
         }
         Ok(())
+    }
+
+    /// Evaluates Xiangqi with the loaded network (`true`) or the hand-written evaluation.
+    fn switch_evaluation(&mut self, network: bool) {
+        self.stop_search();
+        // A different evaluation scores differently: old table entries would mislead.
+        self.with_engine(Engine::clear);
+        cannonade_engine::use_xiangqi_network(network);
     }
 
     /// Runs `f` on the engine (no search is running when this is called).
@@ -405,6 +431,8 @@ fn options() -> Vec<(&'static str, OptionKind)> {
         ("Ponder", OptionKind::Check(false)),
         ("Move Overhead", OptionKind::Spin { default: 30, min: 0, max: 5000 }),
         ("Skill Level", OptionKind::Spin { default: 10, min: 1, max: 10 }),
+        ("Use NNUE", OptionKind::Check(false)),
+        ("EvalFile", OptionKind::String(String::new())),
         ("UCI_LimitStrength", OptionKind::Check(false)),
         (
             "UCI_Elo",
@@ -485,6 +513,33 @@ mod tests {
             out.contains("Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/R8/1NBAKABNR b"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn eval_prints_the_static_value_and_a_network_needs_a_good_file() {
+        let out = session("position startpos moves h2e2\neval\n");
+        // The side to move (Black) is behind by the central cannon's activity.
+        let value: i32 = out
+            .lines()
+            .find_map(|l| l.strip_prefix("Static evaluation: "))
+            .and_then(|l| l.split(' ').next()?.parse().ok())
+            .unwrap_or_else(|| panic!("{out}"));
+        assert!((-200..0).contains(&value), "{out}");
+        // Without a network the hand-written evaluation stays; a missing or malformed file
+        // is an error (a good one would switch every search in this test process).
+        let junk = std::env::temp_dir().join(format!("cannonade-junk-{}.nnue", std::process::id()));
+        std::fs::write(&junk, b"CNNX junk").unwrap();
+        let out = session(&format!(
+            "setoption name Use NNUE value true\nsetoption name EvalFile value /nonexistent.nnue\n\
+             setoption name EvalFile value {}\n",
+            junk.display()
+        ));
+        let _ = std::fs::remove_file(&junk);
+        let errors: Vec<&str> =
+            out.lines().filter(|l| l.starts_with("info string error:")).collect();
+        assert_eq!(errors.len(), 3, "{out}");
+        assert!(errors[0].contains("set EvalFile first"), "{out}");
+        assert!(errors[2].contains("network file"), "{out}");
     }
 
     #[test]

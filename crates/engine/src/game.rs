@@ -35,8 +35,27 @@ pub trait Evaluate: Rules {
     /// budget is scaled by it ([`crate::params::XIANGQI_NODE_RATE`]).
     const NODE_RATE: u32 = crate::params::XIANGQI_NODE_RATE;
 
+    /// What the evaluation keeps up to date move by move (a network's accumulator), `()` for
+    /// an evaluation computed from the position alone. It must not depend on the side to
+    /// move: the search gives a null move's position a copy of its parent's.
+    type Acc: Clone + Default + Send + 'static;
+
     /// The position's value in centipawns for the seat to move.
     fn evaluate(&self) -> i32;
+
+    /// Computes the accumulator of this position from scratch.
+    fn refresh(&self, _acc: &mut Self::Acc) {}
+
+    /// The accumulator of `child`, reached from this position (whose accumulator is `acc`)
+    /// by `mv`, into `out`. The default computes it from scratch.
+    fn update(&self, child: &Self, _mv: Self::Move, _acc: &Self::Acc, out: &mut Self::Acc) {
+        child.refresh(out);
+    }
+
+    /// The value for the seat to move given this position's accumulator.
+    fn evaluate_with(&self, _acc: &Self::Acc) -> i32 {
+        self.evaluate()
+    }
 
     /// A small index of a move (from and to squares) for history tables.
     fn move_index(&self, mv: Self::Move) -> usize;

@@ -26,10 +26,12 @@ mod eval;
 mod game;
 mod level;
 mod limits;
+pub mod nnue;
 pub mod params;
 mod search;
 mod tt;
 
+pub use eval::use_xiangqi_network;
 pub use game::{Evaluate, Repetition};
 pub use level::{ELO_RANGE, Level};
 pub use limits::{Clock, Limits};

@@ -143,6 +143,8 @@ struct Searcher<'a, G: Evaluate> {
     bufs: Vec<MoveBuf<G::Move>>,
     scores: Vec<Vec<i32>>,
     outcomes: Vec<Vec<Weighted<G::Chance>>>,
+    /// By ply: the evaluation's accumulator of the position searched there.
+    accs: Vec<G::Acc>,
     killers: Vec<[Option<G::Move>; 2]>,
     /// By ply: the mover and its static value there (`None` in check or not evaluated), to
     /// tell whether the mover's position is improving over its previous turn.
@@ -183,8 +185,11 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         self.aborted
     }
 
-    fn eval(&self, pos: &G) -> i32 {
-        let v = pos.evaluate();
+    /// The static value of `pos`, the position at `ply` (whose accumulator is up to date).
+    fn eval(&self, pos: &G, ply: usize) -> i32 {
+        let v = pos.evaluate_with(&self.accs[ply]);
+        // Tests run with debug assertions: every search there checks the accumulators.
+        debug_assert_eq!(v, pos.evaluate(), "a stale accumulator at ply {ply}");
         if self.style.noise == 0 {
             return v;
         }
@@ -197,6 +202,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             self.bufs.push(MoveBuf::with_capacity(128));
             self.scores.push(Vec::with_capacity(128));
             self.outcomes.push(Vec::with_capacity(16));
+            self.accs.push(G::Acc::default());
             self.killers.push([None, None]);
             self.evals.push(None);
             self.played.push(None);
@@ -227,6 +233,13 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
     fn give_back(&mut self, ply: usize, buf: MoveBuf<G::Move>, scores: Vec<i32>) {
         self.bufs[ply] = buf;
         self.scores[ply] = scores;
+    }
+
+    /// Brings the accumulator at `ply + 1` up to date for `child`, reached from `pos` (at
+    /// `ply`) by `mv`.
+    fn update_acc(&mut self, pos: &G, child: &G, mv: G::Move, ply: usize) {
+        let (parent, next) = self.accs.split_at_mut(ply + 1);
+        pos.update(child, mv, &parent[ply], &mut next[0]);
     }
 
     /// Sets `pv[ply]` to `mv` followed by the child's line.
@@ -368,7 +381,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             }
         }
         if ply >= MAX_PLY - 2 {
-            return self.eval(pos);
+            return self.eval(pos, ply);
         }
         let in_check = pos.in_check();
         if in_check && (ply as i32) < EXTENSION_PLY_FACTOR * self.root_depth {
@@ -400,7 +413,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             }
         }
         let mover = pos.mover();
-        let static_eval = if in_check { -INF } else { self.eval(pos) };
+        let static_eval = if in_check { -INF } else { self.eval(pos, ply) };
         if !in_check {
             self.evals[ply] = Some((mover, static_eval));
         }
@@ -446,6 +459,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                     + ((eval - beta) / NULL_MOVE_EVAL_DIVISOR).min(NULL_MOVE_EVAL_MAX);
                 let flip = passed.mover() != pos.mover();
                 self.played[ply] = None;
+                self.accs[ply + 1] = self.accs[ply].clone();
                 self.stack.push(Frame { hash: passed.hash(), in_check: false });
                 let v = if flip {
                     -self.negamax(&passed, depth - 1 - r, ply + 1, -beta, -beta + 1, false)
@@ -539,6 +553,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                 chance_moves <= CHANCE_EXPAND_MOVES
             };
             self.played[ply] = Some(pos.move_index(mv));
+            self.update_acc(pos, &child, mv, ply);
             let mut score;
             if i == 0 {
                 score = self.child(mover, &child, gives_check, expand, new_depth, ply, alpha, beta);
@@ -669,7 +684,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             return self.outcome_score(o, pos.mover(), ply);
         }
         if ply >= MAX_PLY - 2 {
-            return self.eval(pos);
+            return self.eval(pos, ply);
         }
         if self.out_of_budget() {
             return 0;
@@ -677,7 +692,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         let evading = qply < QS_EVASION_PLIES && pos.in_check();
         let mut best = -INF;
         if !evading {
-            let stand = self.eval(pos);
+            let stand = self.eval(pos, ply);
             if stand >= beta {
                 return stand;
             }
@@ -726,6 +741,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             if child.chance_pending() {
                 continue;
             }
+            self.update_acc(pos, &child, mv, ply);
             let flip = child.mover() != mover;
             let score = if flip {
                 -self.qsearch(&child, ply + 1, -beta, -alpha, qply + 1)
@@ -747,7 +763,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             }
         }
         self.give_back(ply, buf, scores);
-        if best == -INF { self.eval(pos) } else { best }
+        if best == -INF { self.eval(pos, ply) } else { best }
     }
 
     /// A chance node, valued for its mover: the weighted mean over the outcomes, searched
@@ -769,7 +785,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         pos.chance_outcomes(&mut outcomes);
         let total: i64 = outcomes.iter().map(|w| w.weight as i64).sum();
         let v = if total == 0 {
-            self.eval(pos)
+            self.eval(pos, ply)
         } else if expand && depth >= CHANCE_EXPAND_DEPTH && ply <= CHANCE_EXPAND_PLY {
             let children: Vec<G> = outcomes.iter().map(|w| resolved(pos, w.outcome)).collect();
             let node =
@@ -796,7 +812,10 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             let child = resolved(pos, w.outcome);
             let v = match child.quick_outcome() {
                 Some(o) => self.outcome_score(o, child.mover(), ply + 1),
-                None => self.qsearch(&child, ply + 1, -INF, INF, 0),
+                None => {
+                    child.refresh(&mut self.accs[ply + 1]);
+                    self.qsearch(&child, ply + 1, -INF, INF, 0)
+                }
             };
             sum += w.weight as i64 * if child.mover() == pos.mover() { v } else { -v } as i64;
         }
@@ -886,6 +905,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         if let Some(o) = child.quick_outcome() {
             return Some(self.outcome_score(o, child.mover(), ply));
         }
+        child.refresh(&mut self.accs[ply]);
         self.stack.push(Frame { hash: child.hash(), in_check: child.in_check() });
         let bound = self.probe_first_move(child, depth, ply, floor, target);
         self.stack.pop();
@@ -931,6 +951,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         self.give_back(ply, buf, scores);
         let mut next = child.clone();
         next.play(mv);
+        self.update_acc(child, &next, mv, ply);
         let gives_check = !next.chance_pending() && next.in_check();
         let v =
             self.child(child.mover(), &next, gives_check, true, depth - 1, ply, floor - 1, target);
@@ -958,6 +979,8 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             lo_rest -= weight * lo as i64;
             hi_rest -= weight * hi as i64;
             let child = &children[i];
+            self.ensure_ply(ply + 1);
+            child.refresh(&mut self.accs[ply + 1]);
             let a = (alpha_w - sum - hi_rest).div_euclid(weight);
             let b = (beta_w - sum - lo_rest + weight - 1).div_euclid(weight);
             let (ca, cb) = (a.max(-INF as i64) as i32, b.min(INF as i64) as i32);
@@ -1046,6 +1069,7 @@ fn searcher<'a, G: Evaluate>(
         bufs: Vec::new(),
         scores: Vec::new(),
         outcomes: Vec::new(),
+        accs: Vec::new(),
         killers: Vec::new(),
         evals: Vec::new(),
         played: Vec::new(),
@@ -1083,6 +1107,8 @@ impl<G: Evaluate> Searcher<'_, G> {
         if root.is_empty() {
             return result;
         }
+        s.ensure_ply(0);
+        pos.refresh(&mut s.accs[0]);
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 4).clamp(1, MAX_PLY as u32 - 4);
         let mut prev: i32 = 0;
         for depth in 1..=max_depth {
@@ -1230,6 +1256,7 @@ mod tests {
     }
 
     impl Evaluate for Dice {
+        type Acc = ();
         const MOVE_INDEXES: usize = 4;
         fn evaluate(&self) -> i32 {
             let noise = (mix(self.path ^ 0xD1CE) % 7) as i32 - 3;

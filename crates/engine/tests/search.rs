@@ -217,6 +217,8 @@ impl Rules for DoubleTake {
 }
 
 impl Evaluate for DoubleTake {
+    type Acc = ();
+
     const MOVE_INDEXES: usize = 3;
     fn evaluate(&self) -> i32 {
         0
@@ -311,6 +313,8 @@ impl Rules for Loop {
 }
 
 impl Evaluate for Loop {
+    type Acc = ();
+
     const MOVE_INDEXES: usize = 5;
     fn evaluate(&self) -> i32 {
         if self.0 == 3 { -20 } else { 0 }

@@ -73,6 +73,8 @@ pub enum Command {
     Quit,
     /// `d`: print the board.
     Display,
+    /// `eval`: print the static evaluation of the position.
+    Eval,
 }
 
 /// Why a line is not a command.
@@ -121,6 +123,7 @@ impl Command {
             "ponderhit" => Command::PonderHit,
             "quit" => Command::Quit,
             "d" => Command::Display,
+            "eval" => Command::Eval,
             "setoption" => parse_setoption(rest)?,
             "position" => parse_position(rest)?,
             "go" => Command::Go(parse_go(rest)?),

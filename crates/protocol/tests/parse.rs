@@ -11,6 +11,7 @@ fn parses_each_command() {
     assert_eq!(Command::parse("stop"), Ok(Command::Stop));
     assert_eq!(Command::parse("quit"), Ok(Command::Quit));
     assert_eq!(Command::parse("d"), Ok(Command::Display));
+    assert_eq!(Command::parse("eval"), Ok(Command::Eval));
     assert_eq!(
         Command::parse("setoption name Clear Hash"),
         Ok(Command::SetOption { name: "Clear Hash".into(), value: None })

@@ -61,6 +61,8 @@ fn up(pos: &Position, file: i32, rank: i32) -> Option<Piece> {
 }
 
 impl Evaluate for Position {
+    type Acc = ();
+
     const MOVE_INDEXES: usize = 32 * 32;
     const CONTEMPT: i32 = BANQI_CONTEMPT;
     const NODE_RATE: u32 = crate::params::BANQI_NODE_RATE;

@@ -62,6 +62,8 @@ fn centrality(sq: Square) -> i32 {
 }
 
 impl Evaluate for Position {
+    type Acc = ();
+
     const MOVE_INDEXES: usize = 128 * 128;
     const NODE_RATE: u32 = crate::params::BATTLE_NODE_RATE;
 

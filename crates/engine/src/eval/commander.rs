@@ -67,6 +67,8 @@ fn unit_value(pos: &Position, p: u8) -> i32 {
 }
 
 impl Evaluate for Position {
+    type Acc = ();
+
     const MOVE_INDEXES: usize = 256 * 256;
     const NODE_RATE: u32 = crate::params::COMMANDER_NODE_RATE;
 

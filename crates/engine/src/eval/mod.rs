@@ -7,3 +7,4 @@ mod scored;
 mod xiangqi;
 
 pub(crate) use scored::Scored;
+pub use xiangqi::use_network as use_xiangqi_network;

@@ -65,6 +65,8 @@ impl Rules for Scored {
 }
 
 impl Evaluate for Scored {
+    type Acc = ();
+
     const MOVE_INDEXES: usize = <Position as Evaluate>::MOVE_INDEXES;
     const NODE_RATE: u32 = <Position as Evaluate>::NODE_RATE;
 

@@ -1,5 +1,6 @@
 //! Xiangqi: material, piece squares, king safety and cannon screens.
 
+use crate::nnue::{Accumulator, Network};
 use crate::params::{
     XIANGQI_CANNON_SCREENS, XIANGQI_CHARIOT_MOBILITY, XIANGQI_CHARIOT_MOBILITY_BASE,
     XIANGQI_CROSSED_SOLDIER, XIANGQI_GENERAL_OFF_CENTRE, XIANGQI_GENERAL_RAISED,
@@ -12,6 +13,7 @@ use cannonade_core::{MoveBuf, Outcome, Reason, Rules};
 use cannonade_geom::bits::Bits128;
 use cannonade_xiangqi::tables::{FILE, HALF, PALACE, SOLDIER_MOVES};
 use cannonade_xiangqi::{Colour, Kind, MOVE_LIMIT, Move, Position, RepetitionRule, Square};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Piece-square bonus of a kind on (file, rank) seen from its own side (rank 0 = own back
 /// rank), built once from small formulas so the shape is readable.
@@ -155,14 +157,59 @@ fn king_safety(pos: &Position, c: Colour) -> i32 {
     score
 }
 
+/// The hand-written evaluation for the side to move: material and squares, activity, king
+/// safety and cannon screens, and the tempo.
+pub(crate) fn classical(pos: &Position) -> i32 {
+    let side = |c| material(pos, c) + activity(pos, c) + king_safety(pos, c);
+    let (red, black) = (side(Colour::Red), side(Colour::Black));
+    let score = red - black;
+    XIANGQI_TEMPO + if pos.side_to_move() == Colour::Red { score } else { -score }
+}
+
+/// Whether Xiangqi is evaluated by the loaded network rather than by [`classical`] (the
+/// default). One switch for the whole process, as `Use NNUE` is in other engines.
+static USE_NETWORK: AtomicBool = AtomicBool::new(false);
+
+/// Chooses the Xiangqi evaluation for every search in this process: the network loaded by
+/// [`Network::use_xiangqi_file`] (`true`) or the hand-written one (`false`, the default).
+/// Without a loaded network the hand-written one is used either way.
+pub fn use_network(on: bool) {
+    USE_NETWORK.store(on, Ordering::Relaxed);
+}
+
+fn network() -> Option<&'static Network> {
+    if USE_NETWORK.load(Ordering::Relaxed) { Network::xiangqi() } else { None }
+}
+
 impl Evaluate for Position {
     const MOVE_INDEXES: usize = 90 * 90;
 
+    type Acc = Accumulator;
+
     fn evaluate(&self) -> i32 {
-        let side = |c| material(self, c) + activity(self, c) + king_safety(self, c);
-        let (red, black) = (side(Colour::Red), side(Colour::Black));
-        let score = red - black;
-        XIANGQI_TEMPO + if self.side_to_move() == Colour::Red { score } else { -score }
+        match network() {
+            Some(net) => net.evaluate_position(self),
+            None => classical(self),
+        }
+    }
+
+    fn refresh(&self, acc: &mut Accumulator) {
+        if let Some(net) = network() {
+            *acc = net.refresh(self);
+        }
+    }
+
+    fn update(&self, child: &Position, mv: Move, acc: &Accumulator, out: &mut Accumulator) {
+        if let Some(net) = network() {
+            net.update(self, child, mv.from(), mv.to(), acc, out);
+        }
+    }
+
+    fn evaluate_with(&self, acc: &Accumulator) -> i32 {
+        match network() {
+            Some(net) => net.evaluate(acc, self.side_to_move()),
+            None => classical(self),
+        }
     }
 
     fn move_index(&self, mv: Move) -> usize {

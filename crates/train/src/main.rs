@@ -1,0 +1,167 @@
+//! `cannonade-train`: trains the engine's Xiangqi network on the positions `cannonade
+//! selfplay` writes, and saves it in the engine's format (`cannonade_engine::nnue`).
+//!
+//! ```text
+//! cannonade-train --data a.txt --data b.txt --out xiangqi.nnue
+//! ```
+//!
+//! The target of a position blends its search score, mapped to an expected result by a
+//! sigmoid whose scale is fitted to the games' results, with the game's result itself. The
+//! loss is the squared error of the network's sigmoid against it (docs/engine.md, "The
+//! Xiangqi network").
+
+mod data;
+mod model;
+
+use anyhow::{Result, bail};
+use cannonade_geom::random::SplitMix64;
+use clap::Parser;
+use data::Sample;
+use model::{Adam, Params};
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(name = "cannonade-train", about = "Trains the engine's Xiangqi network")]
+struct Args {
+    /// A file of `cannonade selfplay` positions (repeat for several).
+    #[arg(long, required = true)]
+    data: Vec<String>,
+    /// Where to write the network.
+    #[arg(long)]
+    out: String,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 30)]
+    epochs: usize,
+    /// Positions per gradient step.
+    #[arg(long, default_value_t = 4096)]
+    batch: usize,
+    /// Adam's step size at the start (lowered tenfold over the last 40 % of the epochs).
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// Share of the search score in the target (the rest is the game's result).
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f32,
+    /// Centipawns per unit of the sigmoid's argument (fitted to the data when not given).
+    #[arg(long)]
+    scale: Option<f32>,
+    /// Threads computing gradients.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Seed of the shuffle and the initial weights.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+fn shuffle(samples: &mut [Sample], rng: &mut SplitMix64) {
+    for i in (1..samples.len()).rev() {
+        samples.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+}
+
+/// The sigmoid scale that best predicts the results from the scores (least squares, by a
+/// golden-section search over 50–2000 cp).
+fn fit_scale(samples: &[Sample]) -> f32 {
+    let error = |k: f64| -> f64 {
+        samples
+            .iter()
+            .map(|s| {
+                let p = 1.0 / (1.0 + (-(s.score as f64) / k).exp());
+                (p - s.result as f64).powi(2)
+            })
+            .sum()
+    };
+    let (mut lo, mut hi) = (50.0f64, 2000.0f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let a = hi - g * (hi - lo);
+        let b = lo + g * (hi - lo);
+        if error(a) < error(b) { hi = b } else { lo = a }
+    }
+    ((lo + hi) / 2.0) as f32
+}
+
+/// The mean squared error of the network over `samples`.
+fn mean_loss(p: &Params, samples: &[Sample], scale: f32, lambda: f32) -> f64 {
+    let total: f64 = samples
+        .iter()
+        .map(|s| {
+            let pred = 1.0 / (1.0 + (-model::value(p, &s.inputs(false))).exp());
+            ((pred - model::target(s, scale, lambda)) as f64).powi(2)
+        })
+        .sum();
+    total / samples.len().max(1) as f64
+}
+
+fn main() -> Result<()> {
+    let args = Args::parse();
+    let started = Instant::now();
+    let (mut samples, skipped) = data::load(&args.data)?;
+    if samples.len() < 1000 {
+        bail!("{} positions are too few to train on", samples.len());
+    }
+    eprintln!(
+        "{} positions ({skipped} lines skipped) read in {:.1} s",
+        samples.len(),
+        started.elapsed().as_secs_f32()
+    );
+    let mut rng = SplitMix64(args.seed);
+    shuffle(&mut samples, &mut rng);
+    let held = (samples.len() / 50).max(1);
+    let (valid, train) = samples.split_at_mut(held);
+    let scale = args.scale.unwrap_or_else(|| fit_scale(train));
+    eprintln!("sigmoid scale {scale:.1} cp; {} to train, {} held out", train.len(), valid.len());
+
+    let mut params = Params::random(args.seed);
+    let mut adam = Adam::new();
+    let threads = args.threads.max(1);
+    let mut grads: Vec<Params> = (0..threads).map(|_| Params::zeros()).collect();
+    for epoch in 0..args.epochs {
+        let t = Instant::now();
+        let progress = epoch as f32 / args.epochs as f32;
+        let lr = if progress < 0.6 {
+            args.lr
+        } else if progress < 0.85 {
+            args.lr * 0.3
+        } else {
+            args.lr * 0.1
+        };
+        shuffle(train, &mut rng);
+        let mut train_loss = 0.0;
+        for batch in train.chunks(args.batch) {
+            let per = batch.len().div_ceil(threads);
+            let p = &params;
+            let seed = rng.next_u64();
+            let losses: Vec<f64> = std::thread::scope(|scope| {
+                let handles: Vec<_> = grads
+                    .iter_mut()
+                    .zip(batch.chunks(per))
+                    .enumerate()
+                    .map(|(k, (g, part))| {
+                        scope.spawn(move || {
+                            g.clear();
+                            model::backward(p, part, scale, args.lambda, seed + k as u64, g)
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap_or(f64::NAN)).collect()
+            });
+            train_loss += losses.iter().sum::<f64>();
+            let (first, rest) = grads.split_at_mut(1);
+            let used = batch.chunks(per).count();
+            for g in &rest[..used - 1] {
+                first[0].add(g);
+            }
+            adam.step(&mut params, &first[0], batch.len(), lr);
+        }
+        let valid_loss = mean_loss(&params, valid, scale, args.lambda);
+        eprintln!(
+            "epoch {:>3}: lr {lr:.5}, train loss {:.6}, held-out loss {valid_loss:.6} ({:.1} s)",
+            epoch + 1,
+            train_loss / train.len() as f64,
+            t.elapsed().as_secs_f32()
+        );
+        std::fs::write(&args.out, model::quantise(&params, scale))?;
+    }
+    eprintln!("wrote {} after {:.0} s", args.out, started.elapsed().as_secs_f32());
+    Ok(())
+}

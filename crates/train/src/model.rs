@@ -1,0 +1,263 @@
+//! The network in floating point while it trains: forward and backward passes over a batch,
+//! Adam, and the quantised file the engine reads.
+//!
+//! value = b₂ + Σ w₂·screlu(own) + Σ w₂'·screlu(other), with each side's hidden layer
+//! b₁ + Σ of its active inputs' rows and screlu(x) = clamp(x, 0, 1)². The prediction is
+//! sigmoid(value); the value times the scale is centipawns, as in the engine.
+
+use crate::data::{Inputs, Sample};
+use cannonade_engine::nnue::{HIDDEN, QA, QB, XIANGQI_INPUTS, write_network};
+use cannonade_geom::random::SplitMix64;
+
+/// Weights stay within this bound so that they quantise into 16 bits (and the engine's
+/// `c · w` product stays within 16 bits).
+const CLIP: f32 = 1.98;
+
+/// The network's parameters, or a gradient of the same shape.
+#[derive(Clone)]
+pub struct Params {
+    pub input: Vec<f32>,
+    pub bias: Vec<f32>,
+    pub output: Vec<f32>,
+    pub output_bias: f32,
+}
+
+impl Params {
+    pub fn zeros() -> Params {
+        Params {
+            input: vec![0.0; XIANGQI_INPUTS * HIDDEN],
+            bias: vec![0.0; HIDDEN],
+            output: vec![0.0; 2 * HIDDEN],
+            output_bias: 0.0,
+        }
+    }
+
+    /// Small random weights (a fixed seed: runs repeat).
+    pub fn random(seed: u64) -> Params {
+        let mut rng = SplitMix64(seed);
+        let mut uniform =
+            |bound: f32| ((rng.next_u64() >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0) * bound;
+        let mut p = Params::zeros();
+        let input_bound = 1.0 / (XIANGQI_INPUTS as f32).sqrt();
+        p.input.iter_mut().for_each(|w| *w = uniform(input_bound));
+        let output_bound = 1.0 / (2.0 * HIDDEN as f32).sqrt();
+        p.output.iter_mut().for_each(|w| *w = uniform(output_bound));
+        p
+    }
+
+    /// Adds another gradient into this one.
+    pub fn add(&mut self, other: &Params) {
+        let pairs = [
+            (&mut self.input, &other.input),
+            (&mut self.bias, &other.bias),
+            (&mut self.output, &other.output),
+        ];
+        for (a, b) in pairs {
+            a.iter_mut().zip(b.iter()).for_each(|(x, y)| *x += y);
+        }
+        self.output_bias += other.output_bias;
+    }
+
+    /// Zeroes a gradient for reuse.
+    pub fn clear(&mut self) {
+        for s in [&mut self.input, &mut self.bias, &mut self.output] {
+            s.fill(0.0);
+        }
+        self.output_bias = 0.0;
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// One side's hidden layer for its active inputs.
+fn hidden(p: &Params, active: &[u16], out: &mut [f32; HIDDEN]) {
+    out.copy_from_slice(&p.bias);
+    for &f in active {
+        let row = &p.input[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+        out.iter_mut().zip(row).for_each(|(h, w)| *h += w);
+    }
+}
+
+/// The value (before the sigmoid) of a position's inputs.
+pub fn value(p: &Params, x: &Inputs) -> f32 {
+    let (mut own, mut other) = ([0.0; HIDDEN], [0.0; HIDDEN]);
+    hidden(p, &x.own[..x.count], &mut own);
+    hidden(p, &x.other[..x.count], &mut other);
+    let mut v = p.output_bias;
+    for i in 0..HIDDEN {
+        let (a, b) = (own[i].clamp(0.0, 1.0), other[i].clamp(0.0, 1.0));
+        v += p.output[i] * a * a + p.output[HIDDEN + i] * b * b;
+    }
+    v
+}
+
+/// The training target of a sample: its score and result blended (`lambda` of the score).
+pub fn target(s: &Sample, scale: f32, lambda: f32) -> f32 {
+    lambda * sigmoid(s.score / scale) + (1.0 - lambda) * s.result
+}
+
+/// Adds the gradient of the squared error over `batch` into `grad`; returns the summed loss.
+/// Each position is seen as it is or mirrored, at random by `seed`.
+pub fn backward(
+    p: &Params,
+    batch: &[Sample],
+    scale: f32,
+    lambda: f32,
+    seed: u64,
+    grad: &mut Params,
+) -> f64 {
+    let mut loss = 0.0;
+    let (mut own, mut other) = ([0.0f32; HIDDEN], [0.0f32; HIDDEN]);
+    let (mut d_own, mut d_other) = ([0.0f32; HIDDEN], [0.0f32; HIDDEN]);
+    let mut rng = SplitMix64(seed);
+    let mut bits = 0;
+    for (i, s) in batch.iter().enumerate() {
+        if i % 64 == 0 {
+            bits = rng.next_u64();
+        }
+        let x = s.inputs(bits >> (i % 64) & 1 == 1);
+        let (own_in, other_in) = (&x.own[..x.count], &x.other[..x.count]);
+        hidden(p, own_in, &mut own);
+        hidden(p, other_in, &mut other);
+        let mut v = p.output_bias;
+        for i in 0..HIDDEN {
+            let (a, b) = (own[i].clamp(0.0, 1.0), other[i].clamp(0.0, 1.0));
+            v += p.output[i] * a * a + p.output[HIDDEN + i] * b * b;
+        }
+        let pred = sigmoid(v);
+        let err = pred - target(s, scale, lambda);
+        loss += (err * err) as f64;
+        let g = 2.0 * err * pred * (1.0 - pred);
+        grad.output_bias += g;
+        for i in 0..HIDDEN {
+            let (a, b) = (own[i].clamp(0.0, 1.0), other[i].clamp(0.0, 1.0));
+            grad.output[i] += g * a * a;
+            grad.output[HIDDEN + i] += g * b * b;
+            // d screlu / dx = 2x inside (0, 1), else 0 (and a = 0 below it).
+            d_own[i] = if own[i] < 1.0 { g * p.output[i] * 2.0 * a } else { 0.0 };
+            d_other[i] = if other[i] < 1.0 { g * p.output[HIDDEN + i] * 2.0 * b } else { 0.0 };
+            grad.bias[i] += d_own[i] + d_other[i];
+        }
+        for (active, d) in [(own_in, &d_own), (other_in, &d_other)] {
+            for &f in active {
+                let row = &mut grad.input[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+                row.iter_mut().zip(d.iter()).for_each(|(w, g)| *w += g);
+            }
+        }
+    }
+    loss
+}
+
+/// Adam's moments.
+pub struct Adam {
+    m: Params,
+    v: Params,
+    t: i32,
+}
+
+impl Adam {
+    pub fn new() -> Adam {
+        Adam { m: Params::zeros(), v: Params::zeros(), t: 0 }
+    }
+
+    /// One step of size `lr` along the mean gradient `grad` (summed over `n` samples).
+    pub fn step(&mut self, p: &mut Params, grad: &Params, n: usize, lr: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        self.t += 1;
+        let c1 = 1.0 - B1.powi(self.t);
+        let c2 = 1.0 - B2.powi(self.t);
+        let scale = 1.0 / n as f32;
+        let update = |w: &mut f32, m: &mut f32, v: &mut f32, g: f32| {
+            let g = g * scale;
+            *m = B1 * *m + (1.0 - B1) * g;
+            *v = B2 * *v + (1.0 - B2) * g * g;
+            *w -= lr * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
+        };
+        let sets = [
+            (&mut p.input, &mut self.m.input, &mut self.v.input, &grad.input),
+            (&mut p.bias, &mut self.m.bias, &mut self.v.bias, &grad.bias),
+            (&mut p.output, &mut self.m.output, &mut self.v.output, &grad.output),
+        ];
+        for (w, m, v, g) in sets {
+            for i in 0..w.len() {
+                update(&mut w[i], &mut m[i], &mut v[i], g[i]);
+                w[i] = w[i].clamp(-CLIP, CLIP);
+            }
+        }
+        // The output bias is an i32 in the file: it needs no clipping.
+        update(
+            &mut p.output_bias,
+            &mut self.m.output_bias,
+            &mut self.v.output_bias,
+            grad.output_bias,
+        );
+    }
+}
+
+/// The network file of `p`, quantised as the engine reads it.
+pub fn quantise(p: &Params, scale: f32) -> Vec<u8> {
+    let q =
+        |w: f32, by: i32| (w * by as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+    let input: Vec<i16> = p.input.iter().map(|&w| q(w, QA)).collect();
+    let bias: Vec<i16> = p.bias.iter().map(|&w| q(w, QA)).collect();
+    let output: Vec<i16> = p.output.iter().map(|&w| q(w, QB)).collect();
+    let output_bias = (p.output_bias * (QA * QB) as f32).round() as i32;
+    write_network(scale, &input, &bias, &output, output_bias)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::parse;
+    use cannonade_engine::nnue::Network;
+    use cannonade_xiangqi::Position;
+
+    /// The engine's quantised network gives what the floating-point one gives, within the
+    /// rounding of its weights.
+    #[test]
+    fn the_engine_evaluates_as_the_trainer_does() {
+        let mut p = Params::random(7);
+        // Larger weights than at the start of training, so the activations are not all tiny.
+        p.input.iter_mut().for_each(|w| *w *= 8.0);
+        p.output.iter_mut().for_each(|w| *w *= 8.0);
+        p.bias.iter_mut().enumerate().for_each(|(i, b)| *b = (i % 7) as f32 * 0.05);
+        p.output_bias = 0.1;
+        let scale = 400.0;
+        let net = Network::from_bytes(&quantise(&p, scale)).unwrap();
+        for fen in [
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "2bak4/4a4/4b1n2/p3c3p/2p3p2/6P2/P3P3P/2N1B1C2/4A4/2BAK4 b - - 0 1",
+            "3k5/9/9/9/9/2C6/9/9/9/5K3 w - - 0 1",
+        ] {
+            let x = parse(&format!("{fen} | 0 | 0.5")).unwrap().inputs(false);
+            let want = value(&p, &x) * scale;
+            let got = net.evaluate_position(&Position::from_fen(fen).unwrap()) as f32;
+            // Rounding errors are independent and uniform (a standard deviation of 0.29 of
+            // a step): each output weight's (a step of 1/QB) times its activation squared,
+            // and each unclipped activation's (its inputs' and bias's, a step of 1/QA each)
+            // times twice the activation and its weight. Four standard deviations of the sum.
+            let (mut own, mut other) = ([0.0; HIDDEN], [0.0; HIDDEN]);
+            hidden(&p, &x.own[..x.count], &mut own);
+            hidden(&p, &x.other[..x.count], &mut other);
+            let sd_act = ((x.count + 1) as f32).sqrt() * 0.29 / QA as f32;
+            let variance: f32 = own
+                .iter()
+                .chain(&other)
+                .zip(&p.output)
+                .map(|(&h, w)| {
+                    let a = h.clamp(0.0, 1.0);
+                    let from_weight = a * a * 0.29 / QB as f32;
+                    let slope = if h > 0.0 && h < 1.0 { 2.0 * a * w } else { 0.0 };
+                    from_weight.powi(2) + (slope * sd_act).powi(2)
+                })
+                .sum();
+            let bound = 4.0 * variance.sqrt() * scale + 1.0;
+            assert!((got - want).abs() <= bound, "{fen}: {got} against {want} (±{bound})");
+            // Tight enough to catch a misplaced weight, which moves the value by its size.
+            assert!(bound < 0.5 * want.abs().max(100.0), "{fen}: ±{bound}");
+        }
+    }
+}
