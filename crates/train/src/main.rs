@@ -105,9 +105,13 @@ fn main() -> Result<()> {
         started.elapsed().as_secs_f32()
     );
     let mut rng = SplitMix64(args.seed);
-    shuffle(&mut samples, &mut rng);
+    // Held out: the last 2 % in file order. `cannonade selfplay` writes a game's positions
+    // together, so these are whole games (but one) the training never saw; positions drawn
+    // at random would share their games' results with the training set and flatter it.
     let held = (samples.len() / 50).max(1);
-    let (valid, train) = samples.split_at_mut(held);
+    let at = samples.len() - held;
+    let (train, valid) = samples.split_at_mut(at);
+    shuffle(train, &mut rng);
     let scale = args.scale.unwrap_or_else(|| fit_scale(train));
     eprintln!("sigmoid scale {scale:.1} cp; {} to train, {} held out", train.len(), valid.len());
 
