@@ -284,7 +284,7 @@ impl Engine {
             &limits,
             stop,
             &mut table,
-            Style { noise, seed },
+            Style { noise, seed, classical: self.level < Level::MAX },
             |pr| {
                 on_progress(&AnyProgress {
                     depth: pr.depth,

@@ -96,7 +96,7 @@ pub enum NetworkError {
     },
     /// The file is shorter or longer than its sizes say.
     Length,
-    /// A network is already loaded in this process.
+    /// The network is already in use in this process.
     InUse,
 }
 
@@ -113,7 +113,7 @@ impl std::fmt::Display for NetworkError {
             NetworkError::InUse => {
                 write!(
                     f,
-                    "a Xiangqi network is already loaded (one per process: restart to load another)"
+                    "the Xiangqi network is already in use (choose it before the first search)"
                 )
             }
         }
@@ -151,8 +151,11 @@ pub struct Network {
     output_bias: i32,
 }
 
-/// The Xiangqi network of this process, once one is loaded. None ships with the engine yet:
-/// the nets trained so far play weaker than the hand-written evaluation (docs/engine.md).
+/// The network shipped with the engine: trained by `cannonade-train` on 860 k positions of
+/// `cannonade selfplay` (docs/engine.md, "The Xiangqi network").
+static XIANGQI_NET: &[u8] = include_bytes!("../nets/xiangqi.nnue");
+
+/// The Xiangqi network in use, fixed at its first use.
 static XIANGQI: OnceLock<Network> = OnceLock::new();
 
 impl Network {
@@ -184,14 +187,19 @@ impl Network {
         Ok(Network { scale, input, bias, output, output_bias })
     }
 
-    /// The Xiangqi network of this process, if [`Network::use_xiangqi_file`] loaded one.
-    pub fn xiangqi() -> Option<&'static Network> {
-        XIANGQI.get()
+    /// The Xiangqi network of this process: the one built into the engine, unless
+    /// [`Network::use_xiangqi_file`] chose another before the first evaluation.
+    pub fn xiangqi() -> &'static Network {
+        XIANGQI.get_or_init(|| {
+            // Built in at compile time, and a test reads it: never fails at run time.
+            Network::from_bytes(XIANGQI_NET)
+                .unwrap_or_else(|e| panic!("the built-in Xiangqi network: {e}"))
+        })
     }
 
     /// Makes the network in `bytes` this process's Xiangqi network (for trying a newly
-    /// trained one). Once per process: the network is fixed from then on, so reading it costs
-    /// the search nothing.
+    /// trained one). Only before the first evaluation: the network is fixed from then on, so
+    /// reading it costs the search nothing.
     pub fn use_xiangqi_file(bytes: &[u8]) -> Result<(), NetworkError> {
         let net = Network::from_bytes(bytes)?;
         XIANGQI.set(net).map_err(|_| NetworkError::InUse)
@@ -427,6 +435,18 @@ mod tests {
         // agree; Red's general on e0 is not mirrored, so Red sees the cannons apart.
         assert_eq!(net.refresh(&a).halves[1], net.refresh(&b).halves[1]);
         assert_ne!(net.refresh(&a).halves[0], net.refresh(&b).halves[0]);
+    }
+
+    #[test]
+    fn the_built_in_network_reads_and_values_the_start_about_even() {
+        let net = Network::from_bytes(XIANGQI_NET).unwrap();
+        let v = net.evaluate_position(&Position::startpos());
+        assert!(v.abs() < 100, "{v}");
+        // A chariot up is clearly better for the side that has it, whoever moves.
+        let up =
+            Position::from_fen("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w")
+                .unwrap();
+        assert!(net.evaluate_position(&up) > 300, "{}", net.evaluate_position(&up));
     }
 
     #[test]

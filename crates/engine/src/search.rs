@@ -70,6 +70,9 @@ pub struct Style {
     pub noise: i32,
     /// Seed of the noise, so one search is consistent with itself.
     pub seed: u64,
+    /// Xiangqi by the hand-written evaluation rather than the network (the levels below 10,
+    /// whose ladder was measured with it).
+    pub classical: bool,
 }
 
 /// One position on the path (or in the game before the root), for repetition checks.
@@ -1031,7 +1034,9 @@ pub(crate) fn search_with<G: Evaluate>(
     style: Style,
     on_progress: impl FnMut(&Progress<G::Move>),
 ) -> SearchResult<G::Move> {
-    searcher(pos, history, limits, stop, tt, style).iterate(pos, on_progress)
+    crate::eval::with_classical(style.classical, || {
+        searcher(pos, history, limits, stop, tt, style).iterate(pos, on_progress)
+    })
 }
 
 /// A searcher for `pos`, ready to [`Searcher::iterate`].

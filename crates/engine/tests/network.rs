@@ -26,7 +26,7 @@ fn searches_with_a_network_keep_its_accumulators_up_to_date() {
     Network::use_xiangqi_file(&random_network()).unwrap();
     use_xiangqi_network(true);
     let start = Position::startpos();
-    let net = Network::xiangqi().unwrap();
+    let net = Network::xiangqi();
     assert_eq!(
         cannonade_engine::evaluate_any(&cannonade_games::AnyGame::Xiangqi(start.clone())),
         net.evaluate_position(&start),

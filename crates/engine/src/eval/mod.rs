@@ -8,3 +8,4 @@ mod xiangqi;
 
 pub(crate) use scored::Scored;
 pub use xiangqi::use_network as use_xiangqi_network;
+pub(crate) use xiangqi::with_classical;

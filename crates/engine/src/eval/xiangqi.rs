@@ -13,6 +13,7 @@ use cannonade_core::{MoveBuf, Outcome, Reason, Rules};
 use cannonade_geom::bits::Bits128;
 use cannonade_xiangqi::tables::{FILE, HALF, PALACE, SOLDIER_MOVES};
 use cannonade_xiangqi::{Colour, Kind, MOVE_LIMIT, Move, Position, RepetitionRule, Square};
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Piece-square bonus of a kind on (file, rank) seen from its own side (rank 0 = own back
@@ -166,19 +167,32 @@ pub(crate) fn classical(pos: &Position) -> i32 {
     XIANGQI_TEMPO + if pos.side_to_move() == Colour::Red { score } else { -score }
 }
 
-/// Whether Xiangqi is evaluated by the loaded network rather than by [`classical`] (the
-/// default). One switch for the whole process, as `Use NNUE` is in other engines.
-static USE_NETWORK: AtomicBool = AtomicBool::new(false);
+/// Whether Xiangqi is evaluated by the network (the default) rather than by [`classical`].
+/// One switch for the whole process, as `Use NNUE` is in other engines.
+static USE_NETWORK: AtomicBool = AtomicBool::new(true);
 
-/// Chooses the Xiangqi evaluation for every search in this process: the network loaded by
-/// [`Network::use_xiangqi_file`] (`true`) or the hand-written one (`false`, the default).
-/// Without a loaded network the hand-written one is used either way.
+thread_local! {
+    /// Set while a search on this thread plays with the hand-written evaluation (the levels
+    /// below 10, calibrated with it).
+    static CLASSICAL_HERE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Chooses the Xiangqi evaluation for every search in this process: the network (`true`,
+/// the default) or the hand-written one.
 pub fn use_network(on: bool) {
     USE_NETWORK.store(on, Ordering::Relaxed);
 }
 
+/// Runs `f` with the hand-written Xiangqi evaluation on this thread when `classical`.
+pub(crate) fn with_classical<R>(classical: bool, f: impl FnOnce() -> R) -> R {
+    let before = CLASSICAL_HERE.with(|c| c.replace(classical));
+    let r = f();
+    CLASSICAL_HERE.with(|c| c.set(before));
+    r
+}
+
 fn network() -> Option<&'static Network> {
-    if USE_NETWORK.load(Ordering::Relaxed) { Network::xiangqi() } else { None }
+    (USE_NETWORK.load(Ordering::Relaxed) && !CLASSICAL_HERE.with(Cell::get)).then(Network::xiangqi)
 }
 
 impl Evaluate for Position {
