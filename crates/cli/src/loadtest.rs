@@ -13,7 +13,7 @@ use std::time::Duration;
 use tokio::net::TcpSocket;
 use tokio::sync::{Semaphore, oneshot, watch};
 use tokio::time::{Instant, sleep_until};
-use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 
 type Ws = tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>;
 
@@ -257,18 +257,21 @@ impl Target {
     }
 }
 
+/// The next message; `None` when the socket closed.
 async fn recv(ws: &mut Ws) -> Result<Option<ServerMsg>> {
-    read(ws).await
+    Ok(match text(ws).await? {
+        Some(t) => Some(serde_json::from_str(&t)?),
+        None => None,
+    })
 }
 
-/// The next text frame read as `T` (a full message, or a [`Peek`] of one); `None` when the
-/// socket closed.
-async fn read<T: serde::de::DeserializeOwned>(ws: &mut Ws) -> Result<Option<T>> {
+/// The next text frame, unparsed; `None` when the socket closed.
+async fn text(ws: &mut Ws) -> Result<Option<Utf8Bytes>> {
     loop {
         match ws.next().await {
             None => return Ok(None),
             Some(Err(e)) => return Err(e.into()),
-            Some(Ok(Message::Text(t))) => return Ok(Some(serde_json::from_str(&t)?)),
+            Some(Ok(Message::Text(t))) => return Ok(Some(t)),
             Some(Ok(_)) => continue,
         }
     }
@@ -320,29 +323,23 @@ const SKIPPED_TAGS: usize = 6;
 /// The next frame a spectator needs, peeked at (see [`Peek`]); `None` when the socket closed.
 /// Counts the frames by tag once the run is on.
 async fn peek(ws: &mut Ws, shared: &Shared) -> Result<Option<Peek>> {
-    loop {
-        match ws.next().await {
-            None => return Ok(None),
-            Some(Err(e)) => return Err(e.into()),
-            Some(Ok(Message::Text(t))) => {
-                let tag = FRAME_TAGS.iter().position(|tag| {
-                    t.strip_prefix(r#"{"t":""#)
-                        .and_then(|rest| rest.strip_prefix(tag))
-                        .is_some_and(|rest| rest.starts_with('"'))
-                });
-                if let Some(i) = tag
-                    && shared.from.get().is_some()
-                {
-                    shared.frames[i].fetch_add(1, Relaxed);
-                }
-                if tag.is_some_and(|i| i < SKIPPED_TAGS) {
-                    continue;
-                }
-                return Ok(Some(serde_json::from_str(&t)?));
-            }
-            Some(Ok(_)) => continue,
+    while let Some(t) = text(ws).await? {
+        let tag = FRAME_TAGS.iter().position(|tag| {
+            t.strip_prefix(r#"{"t":""#)
+                .and_then(|rest| rest.strip_prefix(tag))
+                .is_some_and(|rest| rest.starts_with('"'))
+        });
+        if let Some(i) = tag
+            && shared.from.get().is_some()
+        {
+            shared.frames[i].fetch_add(1, Relaxed);
         }
+        if tag.is_some_and(|i| i < SKIPPED_TAGS) {
+            continue;
+        }
+        return Ok(Some(serde_json::from_str(&t)?));
     }
+    Ok(None)
 }
 
 /// What a bot reads: a move (most of its frames, read without building the whole message),
@@ -369,23 +366,15 @@ struct MovedEventPeek {
 
 /// The next frame a bot needs; `None` when the socket closed.
 async fn bot_frame(ws: &mut Ws) -> Result<Option<BotFrame>> {
-    loop {
-        match ws.next().await {
-            None => return Ok(None),
-            Some(Err(e)) => return Err(e.into()),
-            Some(Ok(Message::Text(t))) => {
-                let moved = t.starts_with(r#"{"t":"event""#) && t.contains(r#""e":"moved""#);
-                return Ok(Some(if moved {
-                    let m: MovedPeek = serde_json::from_str(&t)?;
-                    let legal = m.legal.map(|l| l.into_iter().map(|m| m.mv).collect());
-                    BotFrame::Moved { game: m.game, ply: m.event.ply, seat: m.event.seat, legal }
-                } else {
-                    BotFrame::Other(Box::new(serde_json::from_str(&t)?))
-                }));
-            }
-            Some(Ok(_)) => continue,
-        }
-    }
+    let Some(t) = text(ws).await? else { return Ok(None) };
+    let moved = t.starts_with(r#"{"t":"event""#) && t.contains(r#""e":"moved""#);
+    Ok(Some(if moved {
+        let m: MovedPeek = serde_json::from_str(&t)?;
+        let legal = m.legal.map(|l| l.into_iter().map(|m| m.mv).collect());
+        BotFrame::Moved { game: m.game, ply: m.event.ply, seat: m.event.seat, legal }
+    } else {
+        BotFrame::Other(Box::new(serde_json::from_str(&t)?))
+    }))
 }
 
 async fn send(ws: &mut Ws, msg: &ClientMsg) -> Result<()> {

@@ -77,9 +77,7 @@ async fn commit(store: &Arc<dyn Store>, metrics: &Metrics, batch: Batch) {
     match result {
         Ok(()) => {
             users.iter().for_each(|u| session::saved(u));
-            let replies =
-                events.into_iter().map(|(_, r)| r).chain(proposals.into_iter().map(|(_, r)| r));
-            replies.for_each(|reply| drop(reply.send(Ok(()))));
+            replies(events, proposals).for_each(|reply| drop(reply.send(Ok(()))));
         }
         Err(e) if requests > 1 => {
             tracing::warn!("batched commit failed ({e}); retrying one by one");
@@ -100,11 +98,17 @@ async fn commit(store: &Arc<dyn Store>, metrics: &Metrics, batch: Batch) {
             if !players.is_empty() {
                 tracing::warn!("{} new users not stored: {e}", players.len());
             }
-            let replies =
-                events.into_iter().map(|(_, r)| r).chain(proposals.into_iter().map(|(_, r)| r));
-            replies.for_each(|reply| drop(reply.send(Err(e.clone()))));
+            replies(events, proposals).for_each(|reply| drop(reply.send(Err(e.clone()))));
         }
     }
+}
+
+/// Whoever waits for the requests of a batch.
+fn replies(
+    events: Vec<(Vec<EventRow>, Reply)>,
+    proposals: Vec<(ProposalRow, Reply)>,
+) -> impl Iterator<Item = Reply> {
+    events.into_iter().map(|(_, r)| r).chain(proposals.into_iter().map(|(_, r)| r))
 }
 
 impl Writer {

@@ -374,8 +374,6 @@ impl SqlStore {
     }
 }
 
-/// `INSERT INTO {table} VALUES` with `rows` placeholder tuples of `columns` each: one
-/// statement for many rows.
 /// `rows` in chunks of powers of two, each at most `max` (a power of two), largest first: a
 /// multi-row statement's text depends on its row count, and with these few counts the
 /// database's cache of prepared statements keeps them all, where any count from 1 to `max`
@@ -393,6 +391,8 @@ fn chunks<T>(rows: &[T], max: usize) -> impl Iterator<Item = &[T]> {
     })
 }
 
+/// `INSERT INTO {table} VALUES` with `rows` placeholder tuples of `columns` each: one
+/// statement for many rows.
 fn insert_many(table: &str, rows: usize, columns: usize) -> String {
     let mut sql = format!("INSERT INTO {table} VALUES ");
     for r in 0..rows {

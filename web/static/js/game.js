@@ -137,10 +137,7 @@ export class GameView {
         this.onEvent(m.v, m.event, m.legal ?? null);
         // Spectators: the move's reveal comes with it, with their own score.
         if (m.reveal) this.onReveal(m.reveal);
-        if (m.score) {
-          this.score = { hits: m.score.hits, total: m.score.total };
-          this.renderSpectate();
-        }
+        if (m.score) this.onScore(m.score);
         break;
       case 'clock':
         if (this.snap) this.snap.clock = m.clock;
@@ -166,8 +163,7 @@ export class GameView {
         this.renderBoard();
         break;
       case 'score':
-        this.score = { hits: m.hits, total: m.total };
-        this.renderSpectate();
+        this.onScore(m);
         break;
       case 'error':
         this.el.entryError.textContent = m.message;
@@ -220,6 +216,12 @@ export class GameView {
       await new Promise((done) => setTimeout(done, 300));
     }
     return false;
+  }
+
+  /** This spectator's score of proposals. @param {{hits: number, total: number}} s */
+  onScore(s) {
+    this.score = { hits: s.hits, total: s.total };
+    this.renderSpectate();
   }
 
   /** How a ply's proposals went, shown to spectators after the move. @param {Reveal} r */

@@ -774,27 +774,27 @@ impl Actor {
             let last = i + 1 == n;
             let mover = self.to_move().map(Seat::from).filter(|_| last);
             let with = mover.map(|_| Frame::from(with_legal(without.as_str(), &self.legal)));
-            match (&revealed, mover, with) {
-                // Spectators get the reveal (and their scores) in the move's own frame.
-                (Some((reveal, scores)), _, with) if last => {
-                    let base = with.as_ref().unwrap_or(&without);
-                    let spectators = Frame::from(with_field(base.as_str(), "reveal", reveal));
-                    match (mover, with) {
-                        (Some(mover), Some(with)) => {
-                            self.send_versioned(&with, Audience::Mover(mover), Some(v), None);
-                            let other = Audience::WithoutLegal(mover);
-                            self.send_versioned(&without, other, Some(v), None);
-                        }
-                        _ => self.send_versioned(&without, Audience::Players, Some(v), None),
-                    }
-                    let to = Audience::Spectators;
-                    self.send_versioned(&spectators, to, Some(v), Some(scores));
-                }
-                (_, Some(mover), Some(with)) => {
-                    self.send_versioned(&with, Audience::WithLegal(mover), Some(v), None);
+            // With a reveal, spectators get their own frame (the move, its legal moves, the
+            // reveal and each one's score), so the players' frames go to players only.
+            let reveal = revealed.as_ref().filter(|_| last);
+            match mover.zip(with.as_ref()) {
+                Some((mover, with)) => {
+                    let to = match reveal {
+                        Some(_) => Audience::Mover(mover),
+                        None => Audience::WithLegal(mover),
+                    };
+                    self.send_versioned(with, to, Some(v), None);
                     self.send_versioned(&without, Audience::WithoutLegal(mover), Some(v), None);
                 }
-                _ => self.send_versioned(&without, Audience::All, Some(v), None),
+                None => {
+                    let to = if reveal.is_some() { Audience::Players } else { Audience::All };
+                    self.send_versioned(&without, to, Some(v), None);
+                }
+            }
+            if let Some((reveal, scores)) = reveal {
+                let base = with.as_ref().unwrap_or(&without);
+                let frame = Frame::from(with_field(base.as_str(), "reveal", reveal));
+                self.send_versioned(&frame, Audience::Spectators, Some(v), Some(scores));
             }
         }
     }

@@ -16,7 +16,7 @@ use crate::state::{App, Conn, lock};
 use cannonade_banqi::DealSeed;
 use cannonade_games::{AnyGame, AnyMove, GameKind};
 use cannonade_store::{EventRow, GameRow};
-use cannonade_wire::{ClientMsg, ErrorCode, Role, Seat, ServerMsg, TimeControl};
+use cannonade_wire::{ClientMsg, ErrorCode, Role, Score, Seat, ServerMsg, TimeControl};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32};
 use tokio::sync::mpsc;
@@ -111,7 +111,7 @@ pub fn with_field(object: &str, name: &str, value: &str) -> String {
 /// A frame with a spectator's score added (a `score` field), as each spectator gets a move's
 /// reveal.
 pub fn with_score(frame: &str, hits: u32, total: u32) -> crate::state::Frame {
-    let score = format!("{{\"hits\":{hits},\"total\":{total}}}");
+    let score = serde_json::to_string(&Score { hits, total }).unwrap_or_else(|_| "null".into());
     crate::state::Frame::from(with_field(frame, "score", &score))
 }
 
