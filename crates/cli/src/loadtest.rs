@@ -5,6 +5,7 @@
 use anyhow::{Context, Result, bail};
 use cannonade_wire::{ClientMsg, GameEvent, OfferKind, Role, Seat, ServerMsg, TimeControl};
 use futures_util::{SinkExt, StreamExt};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -278,39 +279,48 @@ async fn text(ws: &mut Ws) -> Result<Option<Utf8Bytes>> {
 }
 
 /// What a spectator reads of a frame: the tag, the version and the move's ply, skipping the
-/// rest (position and piece lists) so that thousands of spectators in this process cost
-/// little next to the server they measure.
+/// rest (position and piece lists) and borrowing its strings from the frame, so that
+/// thousands of spectators in this process cost little next to the server they measure.
 #[derive(serde::Deserialize)]
-struct Peek {
-    t: String,
-    #[serde(default)]
-    game: Option<String>,
-    #[serde(default)]
+struct Peek<'a> {
+    #[serde(borrow)]
+    t: &'a str,
+    #[serde(borrow)]
+    game: Option<&'a str>,
     v: Option<u64>,
-    #[serde(default)]
-    event: Option<PeekEvent>,
-    #[serde(default)]
-    legal: Option<Vec<PeekMove>>,
-    #[serde(default)]
+    #[serde(borrow)]
+    event: Option<PeekEvent<'a>>,
+    #[serde(borrow)]
+    legal: Option<Vec<PeekMove<'a>>>,
     moves: Option<Vec<serde::de::IgnoredAny>>,
-    #[serde(default)]
-    code: Option<String>,
-    #[serde(default)]
-    message: Option<String>,
+    #[serde(borrow)]
+    code: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    message: Option<Cow<'a, str>>,
 }
 
 #[derive(serde::Deserialize)]
-struct PeekEvent {
-    e: String,
-    #[serde(default)]
+struct PeekEvent<'a> {
+    #[serde(borrow)]
+    e: &'a str,
     ply: Option<u32>,
-    #[serde(default)]
-    game: Option<String>,
+    #[serde(borrow)]
+    game: Option<&'a str>,
 }
 
+/// A legal move as the tool reads it: its text, borrowed from the frame (move texts have no
+/// escapes).
 #[derive(serde::Deserialize)]
-struct PeekMove {
-    mv: String,
+struct PeekMove<'a> {
+    #[serde(borrow)]
+    mv: &'a str,
+}
+
+/// One of `legal` at random, drawn when the list arrives: the tool plays or proposes one
+/// move a ply, so it keeps one string, not the list.
+fn pick(legal: Option<Vec<PeekMove<'_>>>, rng: &mut Rng) -> Option<String> {
+    let legal = legal.filter(|l| !l.is_empty())?;
+    Some(legal[rng.below(legal.len() as u64) as usize].mv.to_string())
 }
 
 /// The tags of the frames spectators count; the first six they skip without parsing, as
@@ -320,9 +330,9 @@ const FRAME_TAGS: [&str; 9] =
     ["tally", "reveal", "score", "proposal_ok", "spectators", "chat", "event", "snapshot", "error"];
 const SKIPPED_TAGS: usize = 6;
 
-/// The next frame a spectator needs, peeked at (see [`Peek`]); `None` when the socket closed.
-/// Counts the frames by tag once the run is on.
-async fn peek(ws: &mut Ws, shared: &Shared) -> Result<Option<Peek>> {
+/// The next frame a spectator needs, to be read as a [`Peek`]; `None` when the socket
+/// closed. Counts the frames by tag once the run is on.
+async fn peek(ws: &mut Ws, shared: &Shared) -> Result<Option<Utf8Bytes>> {
     while let Some(t) = text(ws).await? {
         let tag = FRAME_TAGS.iter().position(|tag| {
             t.strip_prefix(r#"{"t":""#)
@@ -337,7 +347,7 @@ async fn peek(ws: &mut Ws, shared: &Shared) -> Result<Option<Peek>> {
         if tag.is_some_and(|i| i < SKIPPED_TAGS) {
             continue;
         }
-        return Ok(Some(serde_json::from_str(&t)?));
+        return Ok(Some(t));
     }
     Ok(None)
 }
@@ -345,17 +355,25 @@ async fn peek(ws: &mut Ws, shared: &Shared) -> Result<Option<Peek>> {
 /// What a bot reads: a move (most of its frames, read without building the whole message),
 /// or any other message in full.
 enum BotFrame {
-    Moved { game: String, ply: u32, seat: Seat, legal: Option<Vec<String>> },
+    /// A move: the game, its ply, who made it, and one of the legal moves after it (drawn at
+    /// random) when the bot gets them.
+    Moved {
+        game: String,
+        ply: u32,
+        seat: Seat,
+        pick: Option<String>,
+    },
     Other(Box<ServerMsg>),
 }
 
 /// A `moved` event as a bot reads it.
 #[derive(serde::Deserialize)]
-struct MovedPeek {
-    game: String,
+struct MovedPeek<'a> {
+    #[serde(borrow)]
+    game: &'a str,
     event: MovedEventPeek,
-    #[serde(default)]
-    legal: Option<Vec<PeekMove>>,
+    #[serde(borrow)]
+    legal: Option<Vec<PeekMove<'a>>>,
 }
 
 #[derive(serde::Deserialize)]
@@ -365,13 +383,13 @@ struct MovedEventPeek {
 }
 
 /// The next frame a bot needs; `None` when the socket closed.
-async fn bot_frame(ws: &mut Ws) -> Result<Option<BotFrame>> {
+async fn bot_frame(ws: &mut Ws, rng: &mut Rng) -> Result<Option<BotFrame>> {
     let Some(t) = text(ws).await? else { return Ok(None) };
     let moved = t.starts_with(r#"{"t":"event""#) && t.contains(r#""e":"moved""#);
     Ok(Some(if moved {
         let m: MovedPeek = serde_json::from_str(&t)?;
-        let legal = m.legal.map(|l| l.into_iter().map(|m| m.mv).collect());
-        BotFrame::Moved { game: m.game, ply: m.event.ply, seat: m.event.seat, legal }
+        let pick = pick(m.legal, rng);
+        BotFrame::Moved { game: m.game.to_string(), ply: m.event.ply, seat: m.event.seat, pick }
     } else {
         BotFrame::Other(Box::new(serde_json::from_str(&t)?))
     }))
@@ -404,6 +422,12 @@ pub fn run(args: Args) -> Result<()> {
     }
     if !(1..=MAX_PROCS).contains(&args.procs) {
         bail!("--procs runs 1 to {MAX_PROCS} processes");
+    }
+    // A server that is not there fails the run at once, not after its bots and spectators
+    // have each waited out their connect and set-up timeouts.
+    for (addr, url) in servers.iter().zip(&args.urls) {
+        std::net::TcpStream::connect_timeout(addr, Duration::from_secs(5))
+            .with_context(|| format!("nothing answers at {url}: is `cannonade serve` running?"))?;
     }
     let kind: cannonade_games::GameKind = args.game.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     let part = match &args.part {
@@ -742,17 +766,16 @@ async fn bot(
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (n as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D));
     let mut game = String::new();
     let mut me = Role::Spectator;
-    let mut legal: Vec<String> = Vec::new();
+    let mut choice: Option<String> = None;
     let mut ply = 0u32;
     let mut move_at: Option<Instant> = None;
     let mut end = end_of(&ready);
     loop {
         let msg = tokio::select! {
-            m = bot_frame(&mut ws) => match m? { Some(m) => m, None => bail!("the server closed the socket") },
+            m = bot_frame(&mut ws, &mut rng) => match m? { Some(m) => m, None => bail!("the server closed the socket") },
             _ = wait(move_at) => {
                 move_at = None;
-                if !legal.is_empty() && running(end) {
-                    let mv = legal[rng.below(legal.len() as u64) as usize].clone();
+                if let Some(mv) = choice.take().filter(|_| running(end)) {
                     shared.sent.lock().unwrap_or_else(|e| e.into_inner()).insert(game.clone(), (ply, Instant::now()));
                     send(&mut ws, &ClientMsg::Move { game: game.clone(), ply, mv }).await?;
                 }
@@ -762,18 +785,15 @@ async fn bot(
             r = ready.changed(), if end.is_none() => { r?; end = end_of(&ready); continue; }
         };
         let now = Instant::now();
-        let mut think_then =
-            |legal_now: Option<Vec<String>>, ply_now: u32, rng: &mut Rng| match legal_now {
-                Some(l) if !l.is_empty() => {
-                    legal = l;
-                    ply = ply_now;
-                    move_at =
-                        Some(now + Duration::from_millis(think / 2 + rng.below(think.max(1))));
-                }
-                _ => legal.clear(),
-            };
+        let mut think_then = |pick: Option<String>, ply_now: u32, rng: &mut Rng| {
+            choice = pick;
+            if choice.is_some() {
+                ply = ply_now;
+                move_at = Some(now + Duration::from_millis(think / 2 + rng.below(think.max(1))));
+            }
+        };
         let msg = match msg {
-            BotFrame::Moved { game: g, ply: p, seat, legal: l } => {
+            BotFrame::Moved { game: g, ply: p, seat, pick } => {
                 if g == game {
                     if !me.holds(seat) {
                         if let Some((us, sent)) = shared.latency(&game, p, now) {
@@ -785,7 +805,7 @@ async fn bot(
                     } else {
                         shared.moves.fetch_add(1, Relaxed);
                     }
-                    think_then(l, p + 1, &mut rng);
+                    think_then(pick, p + 1, &mut rng);
                 }
                 continue;
             }
@@ -805,12 +825,15 @@ async fn bot(
                     let _ = s.send(());
                 }
                 permit.take();
-                let l = s.legal.map(|l| l.into_iter().map(|m| m.mv).collect());
-                think_then(l, s.moves.len() as u32, &mut rng);
+                let pick = s.legal.filter(|l| !l.is_empty()).map(|l| {
+                    let i = rng.below(l.len() as u64) as usize;
+                    l[i].mv.clone()
+                });
+                think_then(pick, s.moves.len() as u32, &mut rng);
             }
             ServerMsg::Event { game: g, event, .. } if g == game => match event {
                 GameEvent::Ended { .. } => {
-                    legal.clear();
+                    choice = None;
                     move_at = None;
                     if me == Role::First {
                         send(
@@ -872,18 +895,17 @@ async fn spectator(
     }
     let mut rng = Rng(0xD1B5_4A32_D192_ED03 ^ (n as u64 + 7).wrapping_mul(0x9E37_79B9));
     let mut v = 0u64;
-    let mut legal: Vec<String> = Vec::new();
+    let mut choice: Option<String> = None;
     let mut ply = 0u32;
     let mut propose_at: Option<Instant> = None;
     let mut end = end_of(&ready);
     let mut churn_at = Some(Instant::now() + Duration::from_millis(10_000 + rng.below(10_000)));
     loop {
-        let msg = tokio::select! {
+        let frame = tokio::select! {
             m = peek(&mut ws, &shared) => match m? { Some(m) => m, None => bail!("the server closed the socket") },
             _ = wait(propose_at) => {
                 propose_at = None;
-                if !legal.is_empty() && running(end) {
-                    let mv = legal[rng.below(legal.len() as u64) as usize].clone();
+                if let Some(mv) = choice.take().filter(|_| running(end)) {
                     send(&mut ws, &ClientMsg::Propose { game: game.clone(), ply, mv }).await?;
                 }
                 continue;
@@ -902,31 +924,29 @@ async fn spectator(
             r = ready.changed(), if end.is_none() => { r?; end = end_of(&ready); continue; }
         };
         let now = Instant::now();
-        let moves = |l: Option<Vec<PeekMove>>| {
-            l.unwrap_or_default().into_iter().map(|m| m.mv).collect::<Vec<_>>()
-        };
-        match (msg.t.as_str(), msg.event) {
+        let msg: Peek = serde_json::from_str(&frame)?;
+        match (msg.t, msg.event) {
             ("snapshot", _) => {
                 v = msg.v.unwrap_or(0);
                 ply = msg.moves.map_or(0, |m| m.len() as u32);
-                legal = moves(msg.legal);
+                choice = pick(msg.legal, &mut rng);
             }
-            ("event", Some(event)) if msg.game.as_deref() == Some(game.as_str()) => {
+            ("event", Some(event)) if msg.game == Some(game.as_str()) => {
                 v = msg.v.unwrap_or(v);
-                match (event.e.as_str(), event.ply, event.game) {
+                match (event.e, event.ply, event.game) {
                     ("moved", Some(p), _) => {
                         if let Some((us, _)) = shared.latency(&game, p, now) {
                             shared.spectator.lock().unwrap_or_else(|e| e.into_inner()).push(us);
                         }
                         ply = p + 1;
-                        legal = moves(msg.legal);
-                        if proposals && !legal.is_empty() {
+                        choice = pick(msg.legal, &mut rng);
+                        if proposals && choice.is_some() {
                             propose_at =
                                 Some(now + Duration::from_millis(rng.below(think.max(2) / 2)));
                         }
                     }
                     ("rematch", _, Some(next)) => {
-                        game = next;
+                        game = next.to_string();
                         v = 0;
                         send(&mut ws, &ClientMsg::Watch { game: game.clone(), since: None })
                             .await?;
