@@ -163,9 +163,38 @@ impl LegalMove {
     /// every square name is one file letter followed by the rank's digits (`x` in `a1xa3` is
     /// not a file: it is followed by a letter).
     pub fn from_text(mv: String) -> LegalMove {
-        let bytes = mv.as_bytes();
-        let mut squares = Vec::new();
-        let mut i = 0;
+        let squares = square_names(&mv).map(str::to_string).collect();
+        LegalMove { display: mv.clone(), mv, squares }
+    }
+
+    /// The legal moves `moves` of `game` as a JSON list: the text that serialising their
+    /// `LegalMove`s gives, written without building them (the server sends a list with every
+    /// move, and building the structs cost more than writing the text).
+    ///
+    /// ```
+    /// use cannonade_games::{AnyGame, GameKind};
+    /// use cannonade_wire::LegalMove;
+    /// let game = AnyGame::start(GameKind::Xiangqi).unwrap();
+    /// let moves = game.legal_moves();
+    /// let built: Vec<LegalMove> = moves.iter().map(|&m| LegalMove::of(&game, m)).collect();
+    /// assert_eq!(LegalMove::list_json(&game, &moves), serde_json::to_string(&built).unwrap());
+    /// ```
+    pub fn list_json(game: &AnyGame, moves: &[AnyMove]) -> String {
+        let texts: Vec<(String, String)> =
+            moves.iter().map(|&m| (game.move_text(m), game.display_move(m))).collect();
+        let list: Vec<LegalRef<'_>> = texts
+            .iter()
+            .map(|(mv, display)| LegalRef { mv, squares: Squares(mv), display })
+            .collect();
+        serde_json::to_string(&list).unwrap_or_else(|_| "[]".into())
+    }
+}
+
+/// The squares a move text names, in order, as slices of it (see [`LegalMove::from_text`]).
+fn square_names(mv: &str) -> impl Iterator<Item = &str> {
+    let bytes = mv.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
         while i < bytes.len() {
             if bytes[i].is_ascii_lowercase() && bytes.get(i + 1).is_some_and(u8::is_ascii_digit) {
                 let start = i;
@@ -173,12 +202,28 @@ impl LegalMove {
                 while i < bytes.len() && bytes[i].is_ascii_digit() {
                     i += 1;
                 }
-                squares.push(mv[start..i].to_string());
-            } else {
-                i += 1;
+                return Some(&mv[start..i]);
             }
+            i += 1;
         }
-        LegalMove { display: mv.clone(), mv, squares }
+        None
+    })
+}
+
+/// A [`LegalMove`] borrowing its texts, serialised the same way.
+#[derive(Serialize)]
+struct LegalRef<'a> {
+    mv: &'a str,
+    squares: Squares<'a>,
+    display: &'a str,
+}
+
+/// The squares of a move text, serialised as the list of their names.
+struct Squares<'a>(&'a str);
+
+impl Serialize for Squares<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(square_names(self.0))
     }
 }
 
@@ -251,4 +296,40 @@ pub enum ErrorCode {
     Invalid,
     /// The store failed: nothing was changed.
     Storage,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cannonade_games::GameKind;
+
+    /// The list the server writes is the list the structs serialise to, in every game and
+    /// after a few moves (captures, shots and flips name their squares differently).
+    #[test]
+    fn the_written_legal_list_is_the_serialised_one() {
+        for kind in GameKind::available_games() {
+            let mut game = AnyGame::start(kind).unwrap();
+            for ply in 0..12 {
+                let moves = game.legal_moves();
+                let built: Vec<LegalMove> =
+                    moves.iter().map(|&m| LegalMove::of(&game, m)).collect();
+                let written = LegalMove::list_json(&game, &moves);
+                assert_eq!(written, serde_json::to_string(&built).unwrap(), "{kind:?} ply {ply}");
+                let Some(&m) = moves.get(ply * 7 % moves.len().max(1)) else { break };
+                game.play(m).unwrap();
+                if !game.chance_outcomes().is_empty() {
+                    let (piece, _) = game.chance_outcomes()[0].clone();
+                    game.resolve_text(&piece).unwrap();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn square_names_skip_letters_that_are_not_files() {
+        let names: Vec<&str> = square_names("a1xa3").collect();
+        assert_eq!(names, ["a1", "a3"]);
+        assert_eq!(square_names("d2?").collect::<Vec<_>>(), ["d2"]);
+        assert_eq!(square_names("k11-k12").collect::<Vec<_>>(), ["k11", "k12"]);
+    }
 }

@@ -3,6 +3,7 @@
 use cannonade_games::GameKind;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 /// Whether pieces stand on line intersections or inside cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -279,44 +280,60 @@ impl Geometry {
             .collect()
     }
 
-    /// Reads the placement field of a position's notation (ranks top to bottom separated by
-    /// `/`, runs of empty squares as numbers) into unit texts by square. A unit text is a
-    /// letter, `+` and a letter (a hero), or a parenthesised group of those (a stack, carrier
-    /// first); it is copied whole, so no rule of what may stack is needed here. Text that does
-    /// not fit the board is skipped: it comes from our own writer.
-    pub(crate) fn read_placement(&self, fen: &str) -> BTreeMap<String, String> {
-        let mut out = BTreeMap::new();
-        let placement = fen.split(' ').next().unwrap_or("");
-        for (row, text) in self.rows_top_down().iter().zip(placement.split('/')) {
-            let mut i = 0usize;
-            let mut run = 0usize;
-            let mut unit = String::new();
-            let mut depth = 0u32;
-            for ch in text.chars() {
-                if depth == 0 && unit.is_empty() && ch.is_ascii_digit() {
-                    run = run * 10 + ch.to_digit(10).unwrap_or(0) as usize;
-                    continue;
-                }
-                i += run;
-                run = 0;
-                unit.push(ch);
-                match ch {
-                    '(' => depth += 1,
-                    ')' => depth = depth.saturating_sub(1),
-                    _ => {}
-                }
-                if depth > 0 || ch == '+' || ch == '(' {
-                    continue;
-                }
-                if let Some(sq) = row.get(i) {
-                    out.insert(sq.clone(), std::mem::take(&mut unit));
-                }
-                unit.clear();
-                i += 1;
-            }
-        }
-        out
+    /// Reads the placement field of a position of `game` (see [`read_placement`]) with
+    /// the game's squares in placement order built once: every position the server sends is
+    /// read this way, and naming the squares anew each time cost more than the reading.
+    pub(crate) fn placement_of(game: GameKind, fen: &str) -> BTreeMap<String, String> {
+        static ROWS: [OnceLock<Vec<Vec<String>>>; 4] = [const { OnceLock::new() }; 4];
+        let slot = match game {
+            GameKind::Xiangqi => 0,
+            GameKind::Banqi => 1,
+            GameKind::ChessBattle => 2,
+            GameKind::Commander => 3,
+        };
+        let rows = ROWS[slot].get_or_init(|| Geometry::of(game).rows_top_down());
+        read_placement(rows, fen)
     }
+}
+
+/// Reads the placement field of a position's notation (ranks top to bottom separated by `/`,
+/// runs of empty squares as numbers) into unit texts by square, the board's squares given as
+/// `rows_top_down` lists them. A unit text is a letter, `+` and a letter (a hero), or a
+/// parenthesised group of those (a stack, carrier first); it is copied whole, so no rule of
+/// what may stack is needed here. Text that does not fit the board is skipped: it comes from
+/// our own writer.
+fn read_placement(rows: &[Vec<String>], fen: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let placement = fen.split(' ').next().unwrap_or("");
+    for (row, text) in rows.iter().zip(placement.split('/')) {
+        let mut i = 0usize;
+        let mut run = 0usize;
+        let mut unit = String::new();
+        let mut depth = 0u32;
+        for ch in text.chars() {
+            if depth == 0 && unit.is_empty() && ch.is_ascii_digit() {
+                run = run * 10 + ch.to_digit(10).unwrap_or(0) as usize;
+                continue;
+            }
+            i += run;
+            run = 0;
+            unit.push(ch);
+            match ch {
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            if depth > 0 || ch == '+' || ch == '(' {
+                continue;
+            }
+            if let Some(sq) = row.get(i) {
+                out.insert(sq.clone(), std::mem::take(&mut unit));
+            }
+            unit.clear();
+            i += 1;
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -373,8 +390,10 @@ mod tests {
     #[test]
     fn unit_texts_are_read_whole_stacks_and_heroes_included() {
         let g = Geometry::of(GameKind::Commander);
-        let pieces =
-            g.read_placement("6c4/11/9g1/11/11/11/+N10/11/6G4/11/4(E+G)2S3/1(N+FT)3C5 r - - 0 1");
+        let pieces = Geometry::placement_of(
+            g.game,
+            "6c4/11/9g1/11/11/11/+N10/11/6G4/11/4(E+G)2S3/1(N+FT)3C5 r - - 0 1",
+        );
         assert_eq!(pieces["g12"], "c");
         assert_eq!(pieces["a6"], "+N");
         assert_eq!(pieces["e2"], "(E+G)");

@@ -65,7 +65,7 @@ impl PublicPosition {
     pub fn of(game: &AnyGame) -> PublicPosition {
         let public = game.public();
         let fen = public.fen();
-        let pieces = Geometry::of(public.kind()).read_placement(&fen);
+        let pieces = Geometry::placement_of(public.kind(), &fen);
         let to_move = match public.next() {
             Next::Player(side) => Some(side.into()),
             _ => None,

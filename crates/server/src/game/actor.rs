@@ -104,7 +104,9 @@ pub struct Actor {
     flush_at: Option<Instant>,
     ai_busy: bool,
     ai_stop: Arc<AtomicBool>,
-    legal: Vec<LegalMove>,
+    /// The legal moves as the JSON list sent with the last event (`[]` when nobody is to
+    /// move), written once a ply.
+    legal: String,
     summary: Arc<Summary>,
     idle_since: Option<Instant>,
     self_tx: Option<mpsc::WeakSender<Cmd>>,
@@ -198,7 +200,7 @@ impl Actor {
             flush_at: None,
             ai_busy: false,
             ai_stop: Arc::new(AtomicBool::new(false)),
-            legal: Vec::new(),
+            legal: String::from("[]"),
             summary,
             idle_since: None,
             self_tx: None,
@@ -420,10 +422,19 @@ impl Actor {
     fn refresh_legal(&mut self) {
         self.legal = if self.to_move().is_some() {
             let pos = self.record.position();
-            pos.legal_moves().into_iter().map(|m| LegalMove::of(&pos, m)).collect()
+            LegalMove::list_json(&pos, &pos.legal_moves())
         } else {
-            Vec::new()
+            String::from("[]")
         };
+    }
+
+    /// The legal moves as a snapshot lists them.
+    fn legal_moves(&self) -> Vec<LegalMove> {
+        if self.to_move().is_none() {
+            return Vec::new();
+        }
+        let pos = self.record.position();
+        pos.legal_moves().into_iter().map(|m| LegalMove::of(&pos, m)).collect()
     }
 
     /// Whether a role receives the legal moves: the seat to move and spectators.
@@ -542,7 +553,7 @@ impl Actor {
             you: role,
             time_control: self.tc,
             clock: self.clock.state(now),
-            legal: self.gets_legal(role).then(|| self.legal.clone()),
+            legal: self.gets_legal(role).then(|| self.legal_moves()),
             offers: self.offers.clone(),
             result: self.result.clone(),
             commitment: self.commitment.clone(),
@@ -1210,7 +1221,7 @@ impl Actor {
         self.ai_stop.store(true, Relaxed);
         self.summary.over.store(true, Relaxed);
         self.app.metrics.live_games.fetch_sub(1, Relaxed);
-        self.legal.clear();
+        self.legal = String::from("[]");
         // Archived before anyone hears of the end: whoever asks for the record once they
         // know the game is over gets it.
         self.store_finish().await;
@@ -1331,9 +1342,8 @@ impl Actor {
 type Revealed = (String, HashMap<String, (u32, u32)>);
 
 /// An event frame with the legal moves added (a `legal` field).
-fn with_legal(plain: &str, legal: &[LegalMove]) -> String {
-    let list = serde_json::to_string(legal).unwrap_or_else(|_| "[]".into());
-    with_field(plain, "legal", &list)
+fn with_legal(plain: &str, legal: &str) -> String {
+    with_field(plain, "legal", legal)
 }
 
 /// Sleeps until `at`, or forever.
