@@ -152,6 +152,43 @@ async fn spectator_proposals_are_tallied_for_spectators_revealed_and_scored() {
     assert_eq!(crowd.first.of, 1);
 }
 
+/// A stored proposal's `proposal_ok` waits for the game's next tally and comes just before
+/// it (the two share the spectator's socket write); a move that ends the ply first brings
+/// it out just before the move.
+#[tokio::test]
+async fn a_proposal_is_acknowledged_with_the_next_tally_or_before_the_move() {
+    let (addr, _) = server(config()).await;
+    let (mut a, mut b, game) = pair(addr, GameKind::Xiangqi, tc(0, 0)).await;
+    let mut s = Client::connect(addr, None).await;
+    s.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    s.snapshot().await;
+    // Its arrival's spectator count, out of the way.
+    s.until("the count", |m| matches!(m, ServerMsg::Spectators { .. })).await;
+    s.send(ClientMsg::Propose { game: game.clone(), ply: 0, mv: "b2e2".into() }).await;
+    let first = s.recv().await;
+    assert!(
+        matches!(&first, ServerMsg::ProposalOk { mv, ply: 0, .. } if mv == "b2e2"),
+        "{first:?}"
+    );
+    let second = s.recv().await;
+    assert!(
+        matches!(&second, ServerMsg::Tally { counts, .. } if counts[0].mv == "b2e2"),
+        "{second:?}"
+    );
+    // The next ply: the move comes well inside the tally's second.
+    a.send(ClientMsg::Move { game: game.clone(), ply: 0, mv: "h2e2".into() }).await;
+    a.moved().await;
+    let _ = s.drain(100).await;
+    s.send(ClientMsg::Propose { game: game.clone(), ply: 1, mv: "h7e7".into() }).await;
+    // Long enough for the group commit, well short of the tally's second.
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    b.send(ClientMsg::Move { game: game.clone(), ply: 1, mv: "h9g7".into() }).await;
+    let ack = s.recv().await;
+    assert!(matches!(&ack, ServerMsg::ProposalOk { mv, ply: 1, .. } if mv == "h7e7"), "{ack:?}");
+    let (reveal, _) = s.revealed().await;
+    assert_eq!(reveal.played, "h9g7");
+}
+
 #[tokio::test]
 async fn spectator_counts_are_batched() {
     let (addr, _) = server(config()).await;

@@ -100,6 +100,10 @@ pub struct Actor {
     chat_stored: i64,
     proposals: Proposals,
     tally_dirty: bool,
+    /// Stored proposals not acknowledged yet (socket, ply, move): their `proposal_ok` goes
+    /// out with the game's next tally, or before the move that ends their ply, so that it
+    /// shares the spectator's socket write with that frame instead of costing one of its own.
+    acks: Vec<(Conn, u32, String)>,
     spectators_sent: u32,
     flush_at: Option<Instant>,
     ai_busy: bool,
@@ -196,6 +200,7 @@ impl Actor {
             chat_stored: 0,
             proposals: Proposals::default(),
             tally_dirty: false,
+            acks: Vec::new(),
             spectators_sent: 0,
             flush_at: None,
             ai_busy: false,
@@ -369,7 +374,8 @@ impl Actor {
                 // Only the live proposal is acknowledged: stores may answer out of order,
                 // and a client shows the last one it was told of as its own.
                 Ok(()) if self.proposals.is_current(&conn.user.id, ply, &mv) => {
-                    conn.send(&ServerMsg::ProposalOk { game: self.id.clone(), ply, mv });
+                    self.acks.push((conn, ply, mv));
+                    self.schedule_flush();
                 }
                 Ok(()) => {}
                 Err(e) => {
@@ -709,6 +715,7 @@ impl Actor {
                 Frame::from(ServerMsg::Spectators { game: self.id.clone(), count }.to_json());
             self.send_where(&frame, Audience::All);
         }
+        self.send_acks();
         if self.tally_dirty {
             self.tally_dirty = false;
             let msg = ServerMsg::Tally {
@@ -718,6 +725,15 @@ impl Actor {
             };
             let frame = Frame::from(msg.to_json());
             self.send_where(&frame, Audience::Spectators);
+        }
+    }
+
+    /// Acknowledges the stored proposals that are still their spectators' live ones.
+    fn send_acks(&mut self) {
+        for (conn, ply, mv) in std::mem::take(&mut self.acks) {
+            if self.proposals.is_current(&conn.user.id, ply, &mv) {
+                conn.send(&ServerMsg::ProposalOk { game: self.id.clone(), ply, mv });
+            }
         }
     }
 
@@ -1166,6 +1182,7 @@ impl Actor {
     /// reveal as JSON and the scores of those who proposed, by user, for spectators to get
     /// with the move.
     fn settle(&mut self, side: Side, played: String, judged: Judged) -> Option<Revealed> {
+        self.send_acks();
         let ply = self.proposals.ply();
         let scored = self.proposals.settle(side, judged.crowd.as_ref());
         self.tally_dirty = false;
