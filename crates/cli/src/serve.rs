@@ -24,6 +24,11 @@ pub struct Args {
     /// `--db` PostgreSQL: each game runs on the node holding its lease, the others relay.
     #[arg(long)]
     redis: Option<String>,
+    /// The least time between the starts of two group commits, in milliseconds: under load
+    /// each commit gathers this long's moves (fewer, larger transactions), at the cost of up
+    /// to this long more per move.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=1000))]
+    commit_ms: u64,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -40,6 +45,7 @@ pub fn run(args: Args) -> Result<()> {
         web_dir: args.web,
         grace: Duration::from_secs(args.grace),
         redis: args.redis,
+        commit_interval: Duration::from_millis(args.commit_ms),
         ..cannonade_server::Config::default()
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;

@@ -52,10 +52,11 @@ impl Default for Config {
             ai_max_time: Duration::from_secs(3),
             redis: None,
             lease: Duration::from_secs(10),
-            // A commit costs the database mostly per transaction (a PostgreSQL server spent
-            // a third of a core on 1,200 commits a second under the goal load): 4 ms keeps
-            // commits to 250 a second at any load for at most 4 ms more per move.
-            commit_interval: Duration::from_millis(4),
+            // A commit costs the database mostly per transaction: at 3,000 games on two
+            // nodes PostgreSQL used 9.3 s of CPU in 30 s with 4 ms and 6.0 s with 12 ms
+            // (docs/server.md). 10 ms keeps commits to 100 a second a node, for at most
+            // 10 ms more per move under load and nothing after a quiet spell.
+            commit_interval: Duration::from_millis(10),
         }
     }
 }
