@@ -1,5 +1,6 @@
 //! End of the game, in the order of section 7: elimination, no legal move, no progress
-//! (position rules, [`Position::judge`]), then repetition (history, [`repetition`]).
+//! (position rules, [`Position::judge`]), then repetition (history: core's counter under
+//! this game's rule, in `rules.rs`).
 
 use crate::piece::Colour;
 use crate::position::Position;
@@ -29,31 +30,4 @@ impl Position {
         }
         Next::Player(self.seat)
     }
-}
-
-/// Applies the repetition rule (D-7) after the position rules: `positions` is a game's
-/// history, oldest first, ending with the current position. Only positions since the last
-/// flip or capture can repeat, so the walk back stops at the first one with counter 0.
-pub(crate) fn repetition<'a>(
-    positions: impl DoubleEndedIterator<Item = &'a Position>,
-    current: &Position,
-) -> Next {
-    let next = current.judge();
-    let limit = current.options.repetition_limit as u32;
-    if !matches!(next, Next::Player(_)) || limit == 0 {
-        return next;
-    }
-    let mut seen = 0u32;
-    for p in positions.rev() {
-        if p.pending.is_some() {
-            break;
-        }
-        if p.same_public_position(current) {
-            seen += 1;
-        }
-        if p.noprog == 0 {
-            break;
-        }
-    }
-    if seen >= limit { Next::Over(Outcome::draw(Reason::Repetition)) } else { next }
 }

@@ -40,6 +40,7 @@
 mod bfen;
 mod deal;
 mod full;
+mod game;
 mod hash;
 mod judge;
 pub mod misty;

@@ -108,7 +108,7 @@ impl std::error::Error for OptionsError {}
 impl std::str::FromStr for Options {
     type Err = OptionsError;
 
-    /// Reads `standard` or a comma-separated list of `name=value` items.
+    /// Reads `standard` or a comma-separated list of `name=value` items (empty: standard).
     fn from_str(s: &str) -> Result<Options, OptionsError> {
         let s = s.trim();
         let mut o = Options::STANDARD;
@@ -116,8 +116,7 @@ impl std::str::FromStr for Options {
             return Ok(o);
         }
         let mut seen: Vec<&str> = Vec::new();
-        for item in s.split(',') {
-            let item = item.trim();
+        for item in s.split(',').map(str::trim).filter(|i| !i.is_empty()) {
             let Some((name, value)) = item.split_once('=') else {
                 return Err(OptionsError::Syntax(item.to_string()));
             };
@@ -229,7 +228,7 @@ mod tests {
         assert!(matches!("noprog_limit=-3".parse::<Options>(), Err(OptionsError::BadValue { .. })));
         assert!(matches!("cannon=fly".parse::<Options>(), Err(OptionsError::BadValue { .. })));
         assert!(matches!("cannon".parse::<Options>(), Err(OptionsError::Syntax(_))));
-        assert!(matches!("".parse::<Options>(), Err(OptionsError::Syntax(_))));
+        assert_eq!("".parse::<Options>(), Ok(Options::STANDARD));
         assert!(matches!(
             "cannon=step,cannon=jump".parse::<Options>(),
             Err(OptionsError::Repeated(_))

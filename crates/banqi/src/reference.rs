@@ -123,21 +123,8 @@ pub(crate) fn reference_moves(pos: &Position) -> Vec<Move> {
 #[cfg(any(test, feature = "testkit"))]
 mod conformance {
     use super::*;
-    use crate::options::Options;
     use cannonade_core::Weighted;
     use cannonade_core::testkit::Conformance;
-
-    /// The testkit's position text: the BFEN, then ` ; <options>` unless standard.
-    fn write_with_options(fen: String, options: Options) -> String {
-        if options.is_standard() { fen } else { format!("{fen} ; {options}") }
-    }
-
-    fn split_options(text: &str) -> Result<(&str, Options), String> {
-        match text.split_once(" ; ") {
-            Some((fen, o)) => Ok((fen, o.parse().map_err(|e: crate::OptionsError| e.to_string())?)),
-            None => Ok((text, Options::STANDARD)),
-        }
-    }
 
     /// Section 8.2 and the chance model: the pool equals the face-down count, chance weights
     /// equal the pool counts, colours are assigned once anything is face up.
@@ -181,23 +168,6 @@ mod conformance {
             self.compute_hash()
         }
 
-        fn write_position(&self) -> String {
-            write_with_options(self.fen(), self.options())
-        }
-
-        fn read_position(text: &str) -> Result<Self, String> {
-            let (fen, o) = split_options(text)?;
-            Position::from_fen_with(fen, o).map_err(|e| e.to_string())
-        }
-
-        fn write_move(&self, mv: Move) -> String {
-            self.move_to_string(mv)
-        }
-
-        fn read_move(&self, text: &str) -> Result<Move, String> {
-            self.parse_move(text).map_err(|e| e.to_string())
-        }
-
         fn check_invariants(&self, chances: &[Weighted<Piece>]) -> Result<(), String> {
             public_invariants(self, chances)
         }
@@ -210,23 +180,6 @@ mod conformance {
 
         fn recomputed_hash(&self) -> u64 {
             self.compute_hash()
-        }
-
-        fn write_position(&self) -> String {
-            write_with_options(self.fen(), self.options())
-        }
-
-        fn read_position(text: &str) -> Result<Self, String> {
-            let (fen, o) = split_options(text)?;
-            FullPosition::from_fen_with(fen, o).map_err(|e| e.to_string())
-        }
-
-        fn write_move(&self, mv: Move) -> String {
-            self.move_to_string(mv)
-        }
-
-        fn read_move(&self, text: &str) -> Result<Move, String> {
-            self.parse_move(text).map_err(|e| e.to_string())
         }
 
         fn check_invariants(&self, _: &[Weighted<cannonade_core::NoChance>]) -> Result<(), String> {

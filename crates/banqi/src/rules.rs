@@ -2,11 +2,18 @@
 //! omniscient position with flips resolved from the deal.
 
 use crate::full::FullPosition;
-use crate::judge::repetition;
 use crate::moves::Move;
 use crate::piece::Piece;
 use crate::position::Position;
-use cannonade_core::{MoveBuf, Next, NoChance, Record, Rules, Side, Weighted};
+use cannonade_core::{MoveBuf, Next, NoChance, Record, RepetitionRule, Rules, Side, Weighted};
+
+/// The position's own verdict, then repetition when the game goes on.
+fn judge_record<G: Rules>(own: Next, positions: &[G]) -> Next {
+    if !matches!(own, Next::Player(_)) {
+        return own;
+    }
+    cannonade_core::repetition::verdict(positions).map_or(own, Next::Over)
+}
 
 impl Rules for Position {
     type Move = Move;
@@ -59,8 +66,23 @@ impl Rules for Position {
         self.hash
     }
 
+    fn repetition(&self) -> RepetitionRule {
+        crate::game::repetition_rule(self.options)
+    }
+
+    /// Plies since the last flip or capture: neither can be undone.
+    fn reversible_plies(&self) -> usize {
+        self.noprog as usize
+    }
+
+    fn same_position(&self, other: &Position) -> bool {
+        self.same_public_position(other)
+    }
+
+    /// Section 7's order: elimination, no legal move, no progress (the position's own
+    /// rules), then repetition (D-7).
     fn adjudicate(record: &Record<Self>) -> Next {
-        repetition(record.positions().iter(), record.position())
+        judge_record(record.position().judge(), record.positions())
     }
 }
 
@@ -96,7 +118,19 @@ impl Rules for FullPosition {
         self.hash_value()
     }
 
+    fn repetition(&self) -> RepetitionRule {
+        self.public().repetition()
+    }
+
+    fn reversible_plies(&self) -> usize {
+        self.public().reversible_plies()
+    }
+
+    fn same_position(&self, other: &FullPosition) -> bool {
+        self.public().same_public_position(other.public())
+    }
+
     fn adjudicate(record: &Record<Self>) -> Next {
-        repetition(record.positions().iter().map(FullPosition::public), record.position().public())
+        judge_record(record.position().public().judge(), record.positions())
     }
 }

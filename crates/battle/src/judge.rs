@@ -2,7 +2,7 @@
 //! repetition, the 150-ply rule, bare headquarters.
 
 use crate::Position;
-use cannonade_core::{Next, Outcome, Reason, Record};
+use cannonade_core::{Next, Outcome, Reason};
 
 /// Plies without a piece leaving the board after which the game is drawn (D-16).
 pub const PLY_LIMIT: u32 = 150;
@@ -36,10 +36,4 @@ impl Position {
     pub fn same_position(&self, other: &Position) -> bool {
         self.hash == other.hash && self.mover == other.mover && self.mailbox == other.mailbox
     }
-}
-
-/// How often the record's current position has occurred, itself included.
-pub(crate) fn occurrences(record: &Record<Position>) -> usize {
-    let cur = record.position();
-    record.positions().iter().filter(|p| p.same_position(cur)).count()
 }

@@ -41,6 +41,7 @@
 mod attacks;
 mod board;
 mod fen;
+mod game;
 mod judge;
 mod movegen;
 mod moves;

@@ -1,8 +1,7 @@
 //! Chess-Battle behind the core [`Rules`] trait.
 
-use crate::judge::occurrences;
 use crate::{Move, Position};
-use cannonade_core::{MoveBuf, Next, NoChance, Record, Rules, Side};
+use cannonade_core::{MoveBuf, Next, NoChance, Record, RepetitionRule, Rules, Side};
 
 impl Rules for Position {
     type Move = Move;
@@ -36,8 +35,23 @@ impl Rules for Position {
         self.hash
     }
 
+    /// Threefold repetition draws (D-15).
+    fn repetition(&self) -> RepetitionRule {
+        RepetitionRule::Draw { occurrence: 3 }
+    }
+
+    /// Plies since a piece last left the board: no position before that can come back.
+    fn reversible_plies(&self) -> usize {
+        self.clock as usize
+    }
+
+    fn same_position(&self, other: &Position) -> bool {
+        Position::same_position(self, other)
+    }
+
     /// Threefold repetition (D-15) sits between stalemate and the 150-ply rule.
     fn adjudicate(record: &Record<Self>) -> Next {
-        record.position().judge(occurrences(record) >= 3)
+        let repeated = cannonade_core::repetition::verdict(record.positions()).is_some();
+        record.position().judge(repeated)
     }
 }

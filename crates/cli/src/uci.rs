@@ -6,8 +6,8 @@
 
 use anyhow::Result;
 use cannonade_engine::{Clock, Engine, Level, Limits};
-use cannonade_games::options::{Format, format_name, parse_format};
-use cannonade_games::{AnyGame, AnyRecord, GameError, GameKind};
+use cannonade_games::spec::{Format, format_name, parse_format};
+use cannonade_games::{AnyGame, AnyRecord, GameError, GameKind, GameSpec};
 use cannonade_protocol::{
     Command, Go, Info, OptionKind, PositionStart, Score, bestmove, option_line,
 };
@@ -44,14 +44,36 @@ struct Search {
     handle: JoinHandle<()>,
 }
 
+/// The game the GUI asked for, option by option. Every option is kept whatever the order the
+/// GUI sends them in: a GUI may set `Repetition Rule` or `Format` before `UCI_Variant`, and
+/// `UCI_Variant` and `ucinewgame` change nothing else. An option of another game is kept and
+/// applies when that game is chosen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct GameSettings {
+    variant: GameKind,
+    /// Xiangqi's `repetition=` value (`seed` or `asian`), checked when set.
+    repetition: String,
+    /// Commander Chess's scored format.
+    format: Format,
+}
+
+impl GameSettings {
+    /// The game these settings describe.
+    fn spec(&self) -> GameSpec {
+        let options = match self.variant {
+            GameKind::Xiangqi => format!("repetition={}", self.repetition),
+            GameKind::Commander => format!("format={}", format_name(self.format)),
+            _ => String::new(),
+        };
+        // Both values were checked when they were set.
+        GameSpec::parse(self.variant, &options).unwrap_or_else(|_| GameSpec::standard(self.variant))
+    }
+}
+
 struct Session<W: Write + Send + 'static> {
     out: Out<W>,
-    variant: GameKind,
+    game: GameSettings,
     ranks_from_one: bool,
-    rule_options: String,
-    /// Commander Chess's scored format (ignored in the other games): kept across a change of
-    /// variant, since a GUI may set it before choosing the game.
-    format: Format,
     move_overhead: u64,
     record: AnyRecord,
     search: Option<Search>,
@@ -64,16 +86,17 @@ struct Session<W: Write + Send + 'static> {
 /// Runs a UCI session until `quit` or the end of input.
 pub fn run_session<R: BufRead, W: Write + Send + 'static>(input: R, output: W) {
     let out = Arc::new(Mutex::new(output));
-    let start = AnyGame::start(GameKind::Xiangqi)
-        .unwrap_or_else(|_| unreachable!("Xiangqi is always built"));
+    let game = GameSettings {
+        variant: GameKind::Xiangqi,
+        repetition: "seed".into(),
+        format: Format::Standard,
+    };
     let mut s = Session {
         out,
-        variant: GameKind::Xiangqi,
+        record: AnyRecord::from_spec(&game.spec()),
+        game,
         ranks_from_one: false,
-        rule_options: String::new(),
-        format: Format::Standard,
         move_overhead: 30,
-        record: AnyRecord::new(start),
         search: None,
         engine: Arc::new(Mutex::new(Engine::new())),
         skill: Level::MAX,
@@ -115,7 +138,7 @@ impl<W: Write + Send + 'static> Session<W> {
             Command::UciNewGame => {
                 self.stop_search();
                 self.with_engine(Engine::clear);
-                self.record = AnyRecord::new(self.start_position()?);
+                self.record = AnyRecord::from_spec(&self.game.spec());
             }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref())?,
             Command::Position { start, moves } => {
@@ -142,12 +165,6 @@ impl<W: Write + Send + 'static> Session<W> {
         Ok(())
     }
 
-    fn start_position(&self) -> Result<AnyGame, String> {
-        let mut game = AnyGame::start(self.variant).map_err(|e| e.to_string())?;
-        game.apply_options(&self.rule_options).map_err(|e| e.to_string())?;
-        Ok(game)
-    }
-
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         let value_of =
             |what: &str| value.map(str::trim).ok_or(format!("option {name} needs a {what} value"));
@@ -159,21 +176,20 @@ impl<W: Write + Send + 'static> Session<W> {
                     return Err(GameError::NotAvailable(kind).to_string());
                 }
                 self.stop_search();
-                self.variant = kind;
-                self.rule_options.clear();
-                self.record = AnyRecord::new(self.start_position()?);
+                self.game.variant = kind;
+                self.record = AnyRecord::from_spec(&self.game.spec());
             }
             "uci_ranksfromone" => self.ranks_from_one = parse_bool(value_of("true/false")?)?,
             "repetition rule" => {
                 let rule = value_of("seed/asian")?.to_ascii_lowercase();
-                let spec = format!("repetition={rule}");
-                let mut probe = AnyGame::start(GameKind::Xiangqi).map_err(|e| e.to_string())?;
-                probe.apply_options(&spec).map_err(|e| e.to_string())?;
-                if self.variant == GameKind::Xiangqi {
-                    self.rule_options = spec;
-                }
+                GameSpec::parse(GameKind::Xiangqi, &format!("repetition={rule}"))
+                    .map_err(|e| e.to_string())?;
+                self.game.repetition = rule;
             }
-            "format" => self.format = parse_format(value_of("standard/tactical/fullforce")?)?,
+            "format" => {
+                self.game.format = parse_format(value_of("standard/tactical/fullforce")?)
+                    .map_err(|e| e.to_string())?;
+            }
             "move overhead" => {
                 self.move_overhead = value_of("number")?
                     .parse::<u64>()
@@ -256,7 +272,7 @@ impl<W: Write + Send + 'static> Session<W> {
 
     /// Move text from the GUI in the engine's notation.
     fn gui_to_engine(&self, text: &str) -> Result<String, String> {
-        if self.variant == GameKind::Xiangqi && self.ranks_from_one {
+        if self.game.variant == GameKind::Xiangqi && self.ranks_from_one {
             let m = UciMove::parse(text, Ranks::FromOne).map_err(|e| e.to_string())?;
             Ok(m.to_text(Ranks::FromZero))
         } else {
@@ -265,14 +281,12 @@ impl<W: Write + Send + 'static> Session<W> {
     }
 
     fn build_record(&self, start: &PositionStart, moves: &[String]) -> Result<AnyRecord, String> {
-        let mut game = match start {
-            PositionStart::StartPos => AnyGame::start(self.variant).map_err(|e| e.to_string())?,
-            PositionStart::Fen(fen) => {
-                AnyGame::from_fen(self.variant, fen).map_err(|e| e.to_string())?
-            }
+        let spec = self.game.spec();
+        let game = match start {
+            PositionStart::StartPos => spec.start(),
+            PositionStart::Fen(fen) => spec.position(fen).map_err(|e| e.to_string())?,
         };
-        game.apply_options(&self.rule_options).map_err(|e| e.to_string())?;
-        let mut record = AnyRecord::new(game);
+        let mut record = AnyRecord::with_start(&spec, game).map_err(|e| e.to_string())?;
         for (i, text) in moves.iter().enumerate() {
             let engine_text =
                 self.gui_to_engine(text).map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
@@ -299,7 +313,7 @@ impl<W: Write + Send + 'static> Session<W> {
                     "perft depth {depth} is too deep for the protocol (at most 10)"
                 ));
             }
-            let ranks_from_one = self.ranks_from_one && self.variant == GameKind::Xiangqi;
+            let ranks_from_one = self.ranks_from_one && self.game.variant == GameKind::Xiangqi;
             let parts = game.divide(depth, |_, _| {});
             let mut total = 0;
             for (mv, n) in &parts {
@@ -313,18 +327,17 @@ impl<W: Write + Send + 'static> Session<W> {
         }
         let limits = self.limits(&go, &game);
         let record = self.record.clone();
-        let format = self.format;
         let engine = Arc::clone(&self.engine);
         let wait_for_stop = go.infinite || go.ponder;
         let stop = Arc::new(AtomicBool::new(false));
         let out = Arc::clone(&self.out);
-        let ranks_from_one = self.ranks_from_one && self.variant == GameKind::Xiangqi;
+        let ranks_from_one = self.ranks_from_one && self.game.variant == GameKind::Xiangqi;
         let thread_stop = Arc::clone(&stop);
         let handle = std::thread::spawn(move || {
             // Nothing else holds the engine while a search runs; a poisoned lock (a panic
             // in an earlier search) still holds a usable engine.
             let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
-            let result = engine.search_format(&record, format, &limits, &thread_stop, |p| {
+            let result = engine.search(&record, &limits, &thread_stop, |p| {
                 let score = if p.score.abs() >= cannonade_engine::MATE - 256 {
                     let plies = cannonade_engine::MATE - p.score.abs();
                     Score::Mate(p.score.signum() * (plies + 1) / 2)
@@ -611,7 +624,64 @@ mod tests {
         let standard = session(&format!("setoption name UCI_Variant value commander\n{go}"));
         assert!(!standard.contains("score mate"), "{standard}");
         let out = session("setoption name Format value blitz\n");
-        assert!(out.contains("info string error: format must be"), "{out}");
+        assert!(out.contains("info string error: invalid options: format must be"), "{out}");
+    }
+
+    /// Every option is kept whatever the order: the rule options set before or after
+    /// `UCI_Variant`, and across `ucinewgame`, give the same game.
+    #[test]
+    fn options_do_not_depend_on_their_order() {
+        let lines = [
+            "setoption name Repetition Rule value asian",
+            "setoption name UCI_Variant value xiangqi",
+            "setoption name Format value tactical",
+            "ucinewgame",
+        ];
+        // Every order of the four lines (24 of them).
+        let mut orders: Vec<Vec<usize>> = vec![vec![]];
+        for _ in 0..lines.len() {
+            let mut longer = Vec::new();
+            for o in &orders {
+                for i in (0..lines.len()).filter(|i| !o.contains(i)) {
+                    longer.push([o.as_slice(), &[i]].concat());
+                }
+            }
+            orders = longer;
+        }
+        assert_eq!(orders.len(), 24);
+        for order in orders {
+            let out = Shared::default();
+            let mut s = Session {
+                out: Arc::new(Mutex::new(out)),
+                game: GameSettings {
+                    variant: GameKind::Xiangqi,
+                    repetition: "seed".into(),
+                    format: Format::Standard,
+                },
+                ranks_from_one: false,
+                move_overhead: 30,
+                record: AnyRecord::from_spec(&GameSpec::standard(GameKind::Xiangqi)),
+                search: None,
+                engine: Arc::new(Mutex::new(Engine::new())),
+                skill: Level::MAX,
+                limit_strength: false,
+                elo: cannonade_engine::ELO_RANGE.1,
+            };
+            for &i in &order {
+                let cmd = Command::parse(lines[i]).unwrap();
+                s.handle(cmd).unwrap();
+            }
+            s.handle(Command::parse("position startpos").unwrap()).unwrap();
+            let texts: Vec<&str> = order.iter().map(|&i| lines[i]).collect();
+            assert_eq!(s.record.spec().options_text(), "repetition=asian", "{texts:?}");
+            assert_eq!(s.record.position().options(), "repetition=asian", "{texts:?}");
+            // The Commander format waits for Commander, in whatever order it came.
+            s.handle(Command::parse("setoption name UCI_Variant value commander").unwrap())
+                .unwrap();
+            assert_eq!(s.record.spec().options_text(), "format=tactical", "{texts:?}");
+            s.handle(Command::parse("setoption name UCI_Variant value xiangqi").unwrap()).unwrap();
+            assert_eq!(s.record.spec().options_text(), "repetition=asian", "{texts:?}");
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use crate::movegen::generate;
 use crate::position::{NONE, Position};
-use cannonade_core::{Next, Outcome, Reason, Record, Rules, Side};
+use cannonade_core::{Next, Outcome, Reason, Record, Side};
 
 /// Turns without a capture after which the game is drawn (section 12.3).
 pub const NO_CAPTURE_LIMIT: u32 = 100;
@@ -39,14 +39,6 @@ impl Position {
         }
         Next::Player(side)
     }
-
-    /// How often the current position (board and side to move) occurred in `record`,
-    /// the current one included.
-    pub fn occurrences(record: &Record<Position>) -> usize {
-        let now = record.position();
-        let h = now.hash();
-        record.positions().iter().filter(|p| p.hash() == h && *p == now).count()
-    }
 }
 
 /// Section 12 in order on a whole record: checkmate and stalemate, then the third
@@ -58,8 +50,5 @@ pub(crate) fn adjudicate(record: &Record<Position>) -> Next {
     {
         return next;
     }
-    if Position::occurrences(record) >= 3 {
-        return Next::Over(Outcome::draw(Reason::Repetition));
-    }
-    next
+    cannonade_core::repetition::verdict(record.positions()).map_or(next, Next::Over)
 }

@@ -33,6 +33,7 @@ pub mod board;
 #[cfg(test)]
 mod conformance_tests;
 mod fen;
+mod game;
 mod judge;
 mod movegen;
 pub mod moves;

@@ -370,22 +370,6 @@ impl cannonade_core::testkit::Conformance for Position {
         self.b.recompute_hash() ^ if self.turn == 1 { crate::zobrist::side_key() } else { 0 }
     }
 
-    fn write_position(&self) -> String {
-        self.fen()
-    }
-
-    fn read_position(text: &str) -> Result<Self, String> {
-        Position::from_fen(text).map_err(|e| e.to_string())
-    }
-
-    fn write_move(&self, mv: Move) -> String {
-        self.move_to_string(mv)
-    }
-
-    fn read_move(&self, text: &str) -> Result<Move, String> {
-        self.parse_move(text).map_err(|e| e.to_string())
-    }
-
     fn check_invariants(
         &self,
         _: &[cannonade_core::Weighted<cannonade_core::NoChance>],

@@ -5,7 +5,7 @@ use crate::judge::{adjudicate, seat};
 use crate::movegen::generate;
 use crate::moves::Move;
 use crate::position::Position;
-use cannonade_core::{MoveBuf, Next, NoChance, Record, Rules, Side};
+use cannonade_core::{MoveBuf, Next, NoChance, Record, RepetitionRule, Rules, Side};
 
 impl Rules for Position {
     type Move = Move;
@@ -46,6 +46,20 @@ impl Rules for Position {
 
     fn hash(&self) -> u64 {
         self.full_hash()
+    }
+
+    /// The third occurrence of a position draws (section 12.3).
+    fn repetition(&self) -> RepetitionRule {
+        RepetitionRule::Draw { occurrence: 3 }
+    }
+
+    /// Turns since the last capture: no position before one can come back.
+    fn reversible_plies(&self) -> usize {
+        self.halfmove() as usize
+    }
+
+    fn same_position(&self, other: &Position) -> bool {
+        self.full_hash() == other.full_hash() && self == other
     }
 
     fn adjudicate(record: &Record<Self>) -> Next {

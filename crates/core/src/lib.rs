@@ -7,18 +7,24 @@
 //! those work with the concrete game types or with the enum over all games at the edges.
 #![forbid(unsafe_code)]
 
+mod board;
+mod game;
 mod movebuf;
 mod outcome;
 pub mod perft;
 mod record;
+pub mod repetition;
 mod rules;
 mod side;
 #[cfg(feature = "testkit")]
 pub mod testkit;
 
+pub use board::{Board, Layout, PieceInfo, Region, River};
+pub use game::{Game, Hidden, NoOptions, Read, Recorded, Zone};
 pub use movebuf::MoveBuf;
 pub use outcome::{Next, Outcome, Reason};
 pub use perft::{PerftCase, divide, parse_perft_file, perft};
 pub use record::{Record, Step};
+pub use repetition::RepetitionRule;
 pub use rules::{NoChance, Rules, Weighted};
 pub use side::Side;

@@ -1,6 +1,6 @@
 //! The trait every game implements.
 
-use crate::{MoveBuf, Next, Record, Side};
+use crate::{MoveBuf, Next, Outcome, Reason, Record, RepetitionRule, Side};
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -108,6 +108,31 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
     /// A 64-bit hash of everything that decides the future of the game from here (what
     /// repetition compares), updated incrementally.
     fn hash(&self) -> u64;
+
+    /// How this game treats a position that occurs again (see [`crate::repetition`]).
+    fn repetition(&self) -> RepetitionRule {
+        RepetitionRule::Off
+    }
+
+    /// How many plies back a position equal to this one can lie: the plies since the last
+    /// irreversible move (a capture, a flip). Unbounded by default.
+    fn reversible_plies(&self) -> usize {
+        usize::MAX
+    }
+
+    /// Whether `other` is the same position as this one for repetition: the same placement
+    /// and seat to move, whatever the move counters say. By hash unless the game compares
+    /// exactly.
+    fn same_position(&self, other: &Self) -> bool {
+        self.hash() == other.hash()
+    }
+
+    /// Who loses a repetition cycle under [`RepetitionRule::Judged`]: `cycle` runs from the
+    /// first occurrence of the repeated position to its latest. A draw by default.
+    fn judge_cycle(cycle: &[Self]) -> Outcome {
+        let _ = cycle;
+        Outcome::draw(Reason::Repetition)
+    }
 
     /// Judges a whole game record: the position's own [`Rules::next`] plus every rule that
     /// needs the history, in the order the game's rules give.

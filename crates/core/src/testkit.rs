@@ -4,36 +4,25 @@
 //! * the fast move generator and a slow, obviously-correct reference agree exactly (every
 //!   generated move is legal and every legal move is generated, without duplicates);
 //! * the incrementally updated hash equals the hash recomputed from scratch;
-//! * the position round-trips through its text notation, and every legal move through its
-//!   move notation;
+//! * the position round-trips through its text notation (and its options text), and every
+//!   legal move through each of its move notations (canonical, display, engine, recorded);
 //! * chance events offer distinct outcomes with positive weights, matching the game's own
 //!   account of them;
 //! * the game's own invariants hold, and [`Rules::next`] agrees with the move list.
 
-use crate::{MoveBuf, Next, Reason, Record, Rules, Step, Weighted};
+use crate::{Game, MoveBuf, Next, Reason, Record, Step, Weighted};
 use cannonade_geom::SplitMix64;
 use std::collections::{BTreeMap, HashSet};
 
-/// What a game provides so that the conformance checks can test it.
-pub trait Conformance: Rules {
+/// What a game provides so that the conformance checks can test it, beyond its [`Game`]
+/// notation.
+pub trait Conformance: Game {
     /// Every legal move, found the slow way: written for clarity from the rules text, sharing
     /// no move-generation code with [`Rules::legal_moves`].
     fn reference_moves(&self) -> Vec<Self::Move>;
 
     /// The hash recomputed from scratch.
     fn recomputed_hash(&self) -> u64;
-
-    /// The position in the game's text notation.
-    fn write_position(&self) -> String;
-
-    /// Reads a position from the game's text notation.
-    fn read_position(text: &str) -> Result<Self, String>;
-
-    /// A legal move in the game's move notation.
-    fn write_move(&self, mv: Self::Move) -> String;
-
-    /// Reads a move in the game's move notation and checks it against this position.
-    fn read_move(&self, text: &str) -> Result<Self::Move, String>;
 
     /// Game-specific checks of a position and of its chance weights (for example that Banqi's
     /// weights equal the face-down counts). The default checks nothing.
@@ -88,7 +77,7 @@ pub fn run_playouts<G: Conformance>(
         let mut ended = false;
         for _ in 0..cfg.max_steps {
             let pos = record.position();
-            let where_ = || format!("game {game}, step {}: {}", record.len(), pos.write_position());
+            let where_ = || format!("game {game}, step {}: {}", record.len(), pos.fen());
             let check_reference = report.positions % cfg.reference_every.max(1) as u64 == 0;
             check_position(pos, &mut buf, &mut chances, check_reference)
                 .map_err(|e| format!("{}: {e}", where_()))?;
@@ -158,10 +147,16 @@ pub fn check_position<G: Conformance>(
             pos.recomputed_hash()
         ));
     }
-    let text = pos.write_position();
-    let reread = G::read_position(&text).map_err(|e| format!("cannot re-read own text: {e}"))?;
-    if reread.write_position() != text || reread.hash() != pos.hash() {
-        return Err(format!("position text does not round-trip: {}", reread.write_position()));
+    let text = pos.fen();
+    let reread = G::from_fen(&text).map_err(|e| format!("cannot re-read own text: {e}"))?;
+    if reread.fen() != text || reread.hash() != pos.hash() {
+        return Err(format!("position text does not round-trip: {}", reread.fen()));
+    }
+    let options = pos.options();
+    let reapplied =
+        pos.with_options(&options).map_err(|e| format!("own options '{options}' refused: {e}"))?;
+    if reapplied.options() != options || reapplied.fen() != text {
+        return Err(format!("options '{options}' do not round-trip"));
     }
     pos.legal_moves(buf);
     pos.chance_outcomes(chances);
@@ -195,19 +190,21 @@ pub fn check_position<G: Conformance>(
     if check_reference {
         let slow: HashSet<G::Move> = pos.reference_moves().into_iter().collect();
         if slow != fast {
-            let missing: Vec<String> = slow.difference(&fast).map(|m| pos.write_move(*m)).collect();
-            let extra: Vec<String> = fast.difference(&slow).map(|m| pos.write_move(*m)).collect();
+            let missing: Vec<String> = slow.difference(&fast).map(|m| pos.move_text(*m)).collect();
+            let extra: Vec<String> = fast.difference(&slow).map(|m| pos.move_text(*m)).collect();
             return Err(format!("generator misses {missing:?} and wrongly lists {extra:?}"));
         }
     }
     for &mv in buf.iter() {
-        let s = pos.write_move(mv);
-        match pos.read_move(&s) {
-            Ok(back) if back == mv => {}
-            Ok(other) => {
-                return Err(format!("move {s} reads back as {}", pos.write_move(other)));
+        let texts = [pos.move_text(mv), pos.display_move(mv), pos.engine_move(mv)];
+        for s in texts {
+            match pos.parse_move(&s) {
+                Ok(back) if back == mv => {}
+                Ok(other) => {
+                    return Err(format!("move {s} reads back as {}", pos.move_text(other)));
+                }
+                Err(e) => return Err(format!("move {s} does not read back: {e}")),
             }
-            Err(e) => return Err(format!("move {s} does not read back: {e}")),
         }
     }
     match pos.next() {

@@ -1,26 +1,9 @@
 //! What the search needs to know about a game beyond the core [`Rules`] trait: its
-//! evaluation, which moves are tactical, check, the repetition rule and cheap end tests.
+//! evaluation, which moves are tactical, check and cheap end tests. The repetition rule is
+//! the game's own ([`Rules::repetition`]), the one its records are judged by.
 //! One implementation per game lives in `eval/`; the rules crates know nothing of it.
 
 use cannonade_core::{MoveBuf, Next, Outcome, Reason, Rules};
-
-/// How a game treats a position that occurs again (judged inside the search).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Repetition {
-    /// No repetition rule.
-    Off,
-    /// The game is drawn on this occurrence (Banqi, Chess-Battle); inside the search a first
-    /// repetition of a position already on the search path counts as the draw.
-    Draw {
-        /// The occurrence that draws (3 for the third).
-        occurrence: u32,
-    },
-    /// Xiangqi's seed rule: the ply that makes a position occur for the third time loses.
-    ThirdLoses,
-    /// Xiangqi's `asian` rule as the search judges it: in a repetition cycle the side that
-    /// checked with every move loses; otherwise the repetition is a draw.
-    PerpetualCheckLoses,
-}
 
 /// A game the search can play: [`Rules`] plus evaluation and search knowledge. The value is
 /// always from the view of [`Rules::mover`].
@@ -100,17 +83,6 @@ pub trait Evaluate: Rules {
             Next::Over(o) => o,
             _ => Outcome::loss(self.mover(), Reason::NoMoves),
         }
-    }
-
-    /// The repetition rule of this position's game.
-    fn repetition(&self) -> Repetition {
-        Repetition::Off
-    }
-
-    /// How many plies back a position equal to this one can lie (plies since the last
-    /// irreversible move).
-    fn reversible_plies(&self) -> usize {
-        usize::MAX
     }
 
     /// The outcome when a draw rule that the search judges itself (repetition) ends the game

@@ -32,13 +32,13 @@ mod search;
 mod tt;
 
 pub use eval::use_xiangqi_network;
-pub use game::{Evaluate, Repetition};
+pub use game::Evaluate;
 pub use level::{ELO_RANGE, Level};
 pub use limits::{Clock, Limits};
 pub use search::{MATE, Progress, SearchResult, Style, search};
 
 use cannonade_commander::points::{Armies, Format};
-use cannonade_games::{AnyGame, AnyMove, AnyRecord};
+use cannonade_games::{AnyGame, AnyHistory, AnyMove, AnyRecord};
 use eval::Scored;
 use std::any::Any;
 use std::sync::atomic::AtomicBool;
@@ -132,42 +132,32 @@ impl Engine {
         self.level
     }
 
-    /// Searches the current position of a game, with its history for the repetition rules.
-    /// A dealt Banqi game is searched through its public view: the engine never sees a deal.
-    pub fn search(
-        &mut self,
-        record: &AnyRecord,
-        limits: &Limits,
-        stop: &AtomicBool,
-        on_progress: impl FnMut(&AnyProgress),
-    ) -> AnyResult {
-        self.search_format(record, Format::Standard, limits, stop, on_progress)
-    }
-
-    /// [`Engine::search`] for a game decided by `format`: a Commander Chess game of a scored
-    /// format is played for its points and objectives (the format is ignored in the other
-    /// games, which have none).
+    /// Searches the current position of a game, with its history for the repetition rules,
+    /// under the game's spec: a Commander Chess game of a scored format is played for its
+    /// points and objectives. A dealt Banqi game is searched through its public view: the
+    /// engine never sees a deal.
     ///
     /// ```
-    /// use cannonade_commander::points::Format;
     /// use cannonade_engine::{Engine, Limits, MATE};
-    /// use cannonade_games::{AnyGame, AnyRecord, GameKind};
+    /// use cannonade_games::{AnyRecord, GameKind, GameSpec};
     /// use std::sync::atomic::AtomicBool;
     /// // Red's tank can take Blue's only Navy: the sea objective, which ends a tactical game.
     /// let fen = "9c1/11/9im/11/11/11/11/11/n1T8/9IM/11/10C r - - 0 1";
-    /// let record = AnyRecord::new(AnyGame::from_fen(GameKind::Commander, fen).unwrap());
     /// let limits = Limits { depth: Some(2), ..Limits::default() };
     /// let stop = AtomicBool::new(false);
-    /// let r = Engine::new().search_format(&record, Format::Tactical, &limits, &stop, |_| {});
+    /// let tactical = GameSpec::parse(GameKind::Commander, "format=tactical").unwrap();
+    /// let record = AnyRecord::with_start(&tactical, tactical.position(fen).unwrap()).unwrap();
+    /// let r = Engine::new().search(&record, &limits, &stop, |_| {});
     /// assert_eq!((r.best_text.as_deref(), r.score), (Some("Tc4_a4"), MATE - 1));
     /// // In the standard game the Navy is only material.
+    /// let standard = GameSpec::standard(GameKind::Commander);
+    /// let record = AnyRecord::with_start(&standard, standard.position(fen).unwrap()).unwrap();
     /// let plain = Engine::new().search(&record, &limits, &stop, |_| {});
     /// assert!(plain.score < MATE / 2);
     /// ```
-    pub fn search_format(
+    pub fn search(
         &mut self,
         record: &AnyRecord,
-        format: Format,
         limits: &Limits,
         stop: &AtomicBool,
         on_progress: impl FnMut(&AnyProgress),
@@ -176,8 +166,10 @@ impl Engine {
             let before = &positions[..positions.len().saturating_sub(1)];
             &before[before.len().saturating_sub(HISTORY_LIMIT)..]
         }
-        match record {
-            AnyRecord::Xiangqi(r) => self.run(
+        let format = record.spec().format();
+        // One arm per registered game: each is searched by its own evaluation.
+        match record.history() {
+            AnyHistory::Xiangqi(r) => self.run(
                 r.position(),
                 tail(r.positions()),
                 limits,
@@ -185,7 +177,7 @@ impl Engine {
                 on_progress,
                 AnyMove::Xiangqi,
             ),
-            AnyRecord::Banqi(r) => self.run(
+            AnyHistory::Banqi(r) => self.run(
                 r.position(),
                 tail(r.positions()),
                 limits,
@@ -193,12 +185,12 @@ impl Engine {
                 on_progress,
                 AnyMove::Banqi,
             ),
-            AnyRecord::BanqiDealt(r) => {
+            AnyHistory::BanqiDealt(r) => {
                 let history: Vec<_> = tail(r.positions()).iter().map(|p| p.redact()).collect();
                 let pos = r.position().redact();
                 self.run(&pos, &history, limits, stop, on_progress, AnyMove::Banqi)
             }
-            AnyRecord::ChessBattle(r) => self.run(
+            AnyHistory::ChessBattle(r) => self.run(
                 r.position(),
                 tail(r.positions()),
                 limits,
@@ -206,7 +198,7 @@ impl Engine {
                 on_progress,
                 AnyMove::ChessBattle,
             ),
-            AnyRecord::Commander(r) if format != Format::Standard => {
+            AnyHistory::Commander(r) if format != Format::Standard => {
                 let start = Armies::of(r.start());
                 let scored =
                     |p: &cannonade_commander::Position| Scored::new(p.clone(), start, format);
@@ -214,7 +206,7 @@ impl Engine {
                 let pos = scored(r.position());
                 self.run(&pos, &history, limits, stop, on_progress, AnyMove::Commander)
             }
-            AnyRecord::Commander(r) => self.run(
+            AnyHistory::Commander(r) => self.run(
                 r.position(),
                 tail(r.positions()),
                 limits,

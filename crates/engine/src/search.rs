@@ -9,7 +9,7 @@
 //! Scores are from the view of the seat to move at each node; a child's score is negated only
 //! when the child's mover differs from the parent's (a Commander Chess deploy keeps the turn).
 //! Repetitions are judged on the path (and the game's history before the root) under each
-//! game's [`Repetition`] rule.
+//! game's own [`RepetitionRule`], the one its records are judged by.
 
 use crate::params::{
     ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, CHANCE_EXPAND_DEPTH, CHANCE_EXPAND_MOVES,
@@ -20,7 +20,8 @@ use crate::params::{
     REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_MARGIN, STAR2_MIN_DEPTH,
 };
 use crate::tt::{Bound, Table};
-use crate::{Evaluate, Limits, Repetition};
+use crate::{Evaluate, Limits};
+use cannonade_core::RepetitionRule;
 use cannonade_core::{MoveBuf, Outcome, Reason, Side, Weighted};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -257,7 +258,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
     /// game (or the search's view of it) here.
     fn repetition_score(&self, pos: &G, ply: usize) -> Option<i32> {
         let rule = pos.repetition();
-        if rule == Repetition::Off {
+        if rule == RepetitionRule::Off {
             return None;
         }
         let n = self.stack.len() - 1;
@@ -275,14 +276,18 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         let in_path = latest >= self.root_frame;
         let win = MATE - ply as i32;
         match rule {
-            Repetition::Off => None,
-            Repetition::Draw { occurrence } => (count + 1 >= occurrence || in_path)
+            RepetitionRule::Off => None,
+            RepetitionRule::Draw { occurrence } => (count + 1 >= occurrence || in_path)
                 .then(|| self.outcome_score(pos.drawn(Reason::Repetition), pos.mover(), ply)),
-            // The ply that made the third occurrence loses: the side to move here wins,
+            // The ply that made the losing occurrence loses: the side to move here wins,
             // unless it is mated (mate is judged first).
-            Repetition::ThirdLoses => (count >= 2).then(|| self.unless_stuck(pos, win, ply)),
-            Repetition::PerpetualCheckLoses => {
-                if count < 2 && !in_path {
+            RepetitionRule::Loses { occurrence } => {
+                (count + 1 >= occurrence).then(|| self.unless_stuck(pos, win, ply))
+            }
+            // The search's view of a judged cycle: the side that checked with every move
+            // loses; otherwise the repetition counts as a draw.
+            RepetitionRule::Judged { occurrence } => {
+                if count + 1 < occurrence && !in_path {
                     return None;
                 }
                 // Moves into frames n, n-2, … were the opponent's; n-1, n-3, … ours.

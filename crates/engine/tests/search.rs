@@ -310,6 +310,9 @@ impl Rules for Loop {
     fn hash(&self) -> u64 {
         self.0 as u64 + 1
     }
+    fn repetition(&self) -> cannonade_core::RepetitionRule {
+        cannonade_core::RepetitionRule::Draw { occurrence: 3 }
+    }
 }
 
 impl Evaluate for Loop {
@@ -324,9 +327,6 @@ impl Evaluate for Loop {
     }
     fn tactical_value(&self, _: u8) -> Option<i32> {
         None
-    }
-    fn repetition(&self) -> cannonade_engine::Repetition {
-        cannonade_engine::Repetition::Draw { occurrence: 3 }
     }
 }
 

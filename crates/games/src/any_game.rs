@@ -1,62 +1,137 @@
-//! A position of any game, and a move of any game.
+//! A position of any game, and a move of any game: enums generated from the registry, with
+//! every method written once over [`cannonade_core::Game`].
 
-use crate::{GameError, GameKind};
-use cannonade_banqi as banqi;
-use cannonade_battle as battle;
-use cannonade_commander as commander;
-use cannonade_core::{MoveBuf, Next, Rules, Side, Weighted};
-use cannonade_xiangqi as xiangqi;
+use crate::{AnyHistory, GameError, GameKind};
+use cannonade_core::{Game, Hidden, MoveBuf, Next, Read, Record, Rules, Side, Weighted, Zone};
 
-/// A valid position of one of the games.
-// Positions live here only at the edges (a handful per request), never in search, so the
-// size of the largest one (Commander's) costs nothing worth a box and its allocation.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AnyGame {
-    /// Xiangqi.
-    Xiangqi(xiangqi::Position),
-    /// Banqi as everybody sees it: face-down identities do not exist here; flips are chance.
-    Banqi(banqi::Position),
-    /// Banqi with the deal (tests, local games, archives): never sent to a client.
-    BanqiDealt(banqi::FullPosition),
-    /// Chess-Battle.
-    ChessBattle(battle::Position),
-    /// Commander Chess.
-    Commander(commander::Position),
+/// A game type in the registry: how its values enter the enums over all games. Implemented
+/// for every registered type by the registry itself.
+pub trait Registered: Game {
+    /// The game it is a position of.
+    const KIND: GameKind;
+    /// Its move as a move of any game.
+    fn wrap_move(mv: Self::Move) -> AnyMove;
+    /// A move of any game as its move, `None` when the move belongs to another game.
+    fn unwrap_move(mv: AnyMove) -> Option<Self::Move>;
+    /// The position as a position of any game.
+    fn into_game(self) -> AnyGame;
+    /// A history of this game as a history of any game.
+    fn into_history(record: Record<Self>) -> AnyHistory;
 }
 
-/// A checked move of one of the games. It belongs to the position it was checked against.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AnyMove {
-    /// A Xiangqi move.
-    Xiangqi(xiangqi::Move),
-    /// A Banqi move (public or dealt).
-    Banqi(banqi::Move),
-    /// A Chess-Battle move.
-    ChessBattle(battle::Move),
-    /// A Commander Chess turn (a deploy of several steps is one turn).
-    Commander(commander::Move),
-}
+macro_rules! define_any_game {
+    (() $($kind:ident => $ty:ty $(, $dealt:ident => $dty:ty)?;)*) => {
+        /// A valid position of one of the games. A game that can hold secrets has a second
+        /// variant for positions that hold them (`BanqiDealt`: Banqi with its deal, for the
+        /// server's private state, tests and archives — never sent to a client).
+        // Positions live here only at the edges (a handful per request), never in search, so
+        // the size of the largest one (Commander's) costs nothing worth a box.
+        #[allow(clippy::large_enum_variant)]
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub enum AnyGame {
+            $(
+                #[doc = concat!("A position of `", stringify!($kind), "`.")]
+                $kind($ty),
+                $(
+                    #[doc = concat!("A position of `", stringify!($kind), "` with its secrets.")]
+                    $dealt($dty),
+                )?
+            )*
+        }
 
-/// Runs the same expression on whichever position the enum holds.
-macro_rules! each {
-    ($game:expr, $p:ident => $body:expr) => {
-        match $game {
-            AnyGame::Xiangqi($p) => $body,
-            AnyGame::Banqi($p) => $body,
-            AnyGame::BanqiDealt($p) => $body,
-            AnyGame::ChessBattle($p) => $body,
-            AnyGame::Commander($p) => $body,
+        /// A checked move of one of the games. It belongs to the position it was checked
+        /// against (a move of a game with secrets serves both of its position types).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum AnyMove {
+            $(
+                #[doc = concat!("A move of `", stringify!($kind), "`.")]
+                $kind(<$ty as Rules>::Move),
+            )*
+        }
+
+        $(
+            define_any_game!(@registered $kind, $kind, $ty);
+            $(define_any_game!(@registered $kind, $dealt, $dty);)?
+        )*
+
+        impl AnyGame {
+            /// The standard starting position of a game, as everybody sees it (Banqi starts
+            /// all face down, so its public start holds no deal).
+            pub fn start(kind: GameKind) -> Result<AnyGame, GameError> {
+                match kind {
+                    $(GameKind::$kind => Ok(AnyGame::$kind(<$ty as Game>::start())),)*
+                }
+            }
+
+            /// Reads and validates a position in the game's notation: FEN for Xiangqi and
+            /// Commander Chess, public or full BFEN for Banqi, BFEN for Chess-Battle.
+            pub fn from_fen(kind: GameKind, text: &str) -> Result<AnyGame, GameError> {
+                match kind {
+                    $(GameKind::$kind => define_any_game!(@read text, $kind, $ty $(, $dealt, $dty)?),)*
+                }
+            }
+
+            /// Which game this is.
+            pub fn kind(&self) -> GameKind {
+                match self {
+                    $(
+                        AnyGame::$kind(_) => GameKind::$kind,
+                        $(AnyGame::$dealt(_) => GameKind::$kind,)?
+                    )*
+                }
+            }
+
+            /// What everybody may see: the same position, with any secrets removed.
+            pub fn public(&self) -> AnyGame {
+                match self {
+                    $(
+                        AnyGame::$kind(p) => AnyGame::$kind(Game::public(p)),
+                        $(AnyGame::$dealt(p) => AnyGame::$kind(Game::public(p)),)?
+                    )*
+                }
+            }
+        }
+    };
+    // A registered type: `$variant` of `AnyGame`, moves of `$kind`.
+    (@registered $kind:ident, $variant:ident, $ty:ty) => {
+        impl Registered for $ty {
+            const KIND: GameKind = GameKind::$kind;
+            fn wrap_move(mv: Self::Move) -> AnyMove {
+                AnyMove::$kind(mv)
+            }
+            #[allow(unreachable_patterns)]
+            fn unwrap_move(mv: AnyMove) -> Option<Self::Move> {
+                match mv {
+                    AnyMove::$kind(m) => Some(m),
+                    _ => None,
+                }
+            }
+            fn into_game(self) -> AnyGame {
+                AnyGame::$variant(self)
+            }
+            fn into_history(record: Record<Self>) -> AnyHistory {
+                AnyHistory::$variant(record)
+            }
+        }
+
+        impl From<$ty> for AnyGame {
+            fn from(p: $ty) -> AnyGame {
+                AnyGame::$variant(p)
+            }
+        }
+    };
+    (@read $text:ident, $kind:ident, $ty:ty) => {
+        <$ty as Game>::from_fen($text).map(AnyGame::$kind).map_err(position_error)
+    };
+    (@read $text:ident, $kind:ident, $ty:ty, $dealt:ident, $dty:ty) => {
+        match <$dty as Hidden>::read($text).map_err(position_error)? {
+            Read::Full(p) => Ok(AnyGame::$dealt(p)),
+            Read::Public(p) => Ok(AnyGame::$kind(p)),
         }
     };
 }
 
-/// Lists a position's legal moves as `AnyMove`s.
-fn listed<G: Rules>(p: &G, wrap: impl Fn(G::Move) -> AnyMove) -> Vec<AnyMove> {
-    let mut buf = MoveBuf::new();
-    p.legal_moves(&mut buf);
-    buf.iter().map(|&m| wrap(m)).collect()
-}
+crate::registry!(define_any_game);
 
 fn position_error(e: impl std::fmt::Display) -> GameError {
     GameError::Position(e.to_string())
@@ -66,332 +141,194 @@ fn move_error(e: impl std::fmt::Display) -> GameError {
     GameError::Move(e.to_string())
 }
 
+/// Lists a position's legal moves as `AnyMove`s.
+fn listed<G: Registered>(p: &G) -> Vec<AnyMove> {
+    let mut buf = MoveBuf::new();
+    p.legal_moves(&mut buf);
+    buf.iter().map(|&m| G::wrap_move(m)).collect()
+}
+
+/// `write` of a move of this position, `None` when the move belongs to another game.
+fn with_move<G: Registered, T>(
+    p: &G,
+    mv: AnyMove,
+    write: impl FnOnce(&G, G::Move) -> T,
+) -> Option<T> {
+    G::unwrap_move(mv).map(|m| write(p, m))
+}
+
+/// Reads a move of `p` as a move of any game.
+fn parsed<G: Registered>(p: &G, text: &str) -> Result<AnyMove, GameError> {
+    p.parse_move(text).map(G::wrap_move).map_err(move_error)
+}
+
+/// Plays `mv` in `p`, `None` when the move belongs to another game.
+fn played<G: Registered>(p: &mut G, mv: AnyMove) -> Option<()> {
+    G::unwrap_move(mv).map(|m| p.play(m))
+}
+
+/// The outcomes of a pending chance event as text with their weights.
+fn chances<G: Registered>(p: &G) -> Vec<(String, u32)> {
+    let mut out: Vec<Weighted<G::Chance>> = Vec::new();
+    p.chance_outcomes(&mut out);
+    out.iter().map(|w| (p.chance_text(w.outcome), w.weight)).collect()
+}
+
+/// Perft split by first move, as `(engine move text, leaves)`.
+fn divided<G: Registered>(
+    p: &G,
+    depth: u32,
+    progress: &mut dyn FnMut(&str, u64),
+) -> Vec<(String, u64)> {
+    cannonade_core::divide(p, depth, |_, _| {})
+        .into_iter()
+        .map(|(m, n)| {
+            let text = p.engine_move(m);
+            progress(&text, n);
+            (text, n)
+        })
+        .collect()
+}
+
 impl AnyGame {
-    /// The standard starting position of a game. Banqi starts all face down, so its public
-    /// start holds no deal.
-    pub fn start(kind: GameKind) -> Result<AnyGame, GameError> {
-        match kind {
-            GameKind::Xiangqi => Ok(AnyGame::Xiangqi(xiangqi::Position::startpos())),
-            GameKind::Banqi => Ok(AnyGame::Banqi(banqi::Position::startpos())),
-            GameKind::ChessBattle => Ok(AnyGame::ChessBattle(battle::Position::startpos())),
-            GameKind::Commander => Ok(AnyGame::Commander(commander::Position::startpos())),
-        }
-    }
-
-    /// Reads a position in the game's notation: FEN for Xiangqi, public or full BFEN for
-    /// Banqi, BFEN for Chess-Battle.
-    pub fn from_fen(kind: GameKind, text: &str) -> Result<AnyGame, GameError> {
-        match kind {
-            GameKind::Xiangqi => {
-                xiangqi::Position::from_fen(text).map(AnyGame::Xiangqi).map_err(position_error)
-            }
-            GameKind::Banqi => {
-                match banqi::AnyPosition::from_fen_with(text, banqi::Options::default())
-                    .map_err(position_error)?
-                {
-                    banqi::AnyPosition::Public(p) => Ok(AnyGame::Banqi(p)),
-                    banqi::AnyPosition::Full(f) => Ok(AnyGame::BanqiDealt(f)),
-                }
-            }
-            GameKind::ChessBattle => {
-                battle::Position::from_fen(text).map(AnyGame::ChessBattle).map_err(position_error)
-            }
-            GameKind::Commander => {
-                commander::Position::from_fen(text).map(AnyGame::Commander).map_err(position_error)
-            }
-        }
-    }
-
-    /// Which game this is.
-    pub fn kind(&self) -> GameKind {
-        match self {
-            AnyGame::Xiangqi(_) => GameKind::Xiangqi,
-            AnyGame::Banqi(_) | AnyGame::BanqiDealt(_) => GameKind::Banqi,
-            AnyGame::ChessBattle(_) => GameKind::ChessBattle,
-            AnyGame::Commander(_) => GameKind::Commander,
-        }
-    }
-
-    /// What everybody may see: the same position, with a Banqi deal removed.
-    pub fn public(&self) -> AnyGame {
-        match self {
-            AnyGame::BanqiDealt(f) => AnyGame::Banqi(f.redact()),
-            other => other.clone(),
-        }
-    }
-
     /// The position in the game's notation (a dealt Banqi position writes its full BFEN).
     pub fn fen(&self) -> String {
-        each!(self, p => p.fen())
+        crate::each_game!(self, p => Game::fen(p))
     }
 
     /// Applies rule options written `key=value,key=value` (Xiangqi: `repetition=seed|asian`;
-    /// Banqi: the options of its rules §10). Unknown options and values are errors, never
-    /// ignored.
+    /// Banqi: the options of its rules §10). Options not named take their defaults; unknown
+    /// options and values are errors, never ignored.
     pub fn apply_options(&mut self, spec: &str) -> Result<(), GameError> {
-        let spec = spec.trim();
-        if spec.is_empty() {
-            return Ok(());
-        }
-        match self {
-            AnyGame::Xiangqi(p) => {
-                let mut options = p.options();
-                for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-                    match item.split_once('=') {
-                        Some(("repetition", value)) => {
-                            options.repetition = xiangqi::RepetitionRule::parse(value.trim())
-                                .ok_or_else(|| {
-                                    position_error(format!(
-                                        "repetition must be seed or asian, not '{value}'"
-                                    ))
-                                })?;
-                        }
-                        _ => {
-                            return Err(position_error(format!(
-                                "Xiangqi has no option '{item}' (it has repetition=seed|asian)"
-                            )));
-                        }
-                    }
-                }
-                *p = p.clone().with_options(options);
-            }
-            AnyGame::Banqi(p) => {
-                let options: banqi::Options = spec.parse().map_err(position_error)?;
-                *p = p.clone().with_options(options);
-            }
-            AnyGame::BanqiDealt(p) => {
-                let options: banqi::Options = spec.parse().map_err(position_error)?;
-                *p = p.clone().with_options(options);
-            }
-            AnyGame::ChessBattle(_) | AnyGame::Commander(_) => {
-                return Err(position_error(format!(
-                    "{} has no rule options ('{spec}')",
-                    self.kind().title()
-                )));
-            }
-        }
+        *self = crate::each_game!(&*self, p => {
+            Game::with_options(p, spec).map(Registered::into_game).map_err(position_error)?
+        });
         Ok(())
     }
 
     /// The rule options as `key=value,…` (empty when the game has none).
     pub fn options(&self) -> String {
-        match self {
-            AnyGame::Xiangqi(p) => format!("repetition={}", p.options().repetition.as_str()),
-            AnyGame::Banqi(p) => p.options().to_string(),
-            AnyGame::BanqiDealt(p) => p.options().to_string(),
-            AnyGame::ChessBattle(_) | AnyGame::Commander(_) => String::new(),
-        }
+        crate::each_game!(self, p => Game::options(p))
     }
 
     /// Who acts next, by the position alone.
     pub fn next(&self) -> Next {
-        each!(self, p => p.next())
+        crate::each_game!(self, p => Rules::next(p))
     }
 
     /// The seat to move (or to move after a pending chance event).
     pub fn mover(&self) -> Side {
-        each!(self, p => p.mover())
+        crate::each_game!(self, p => Rules::mover(p))
     }
 
     /// Whether the side to move is in check (false in games without check).
     pub fn in_check(&self) -> bool {
-        match self {
-            AnyGame::Xiangqi(p) => p.in_check(),
-            AnyGame::ChessBattle(p) => p.in_check(),
-            AnyGame::Commander(p) => p.in_check(),
-            AnyGame::Banqi(_) | AnyGame::BanqiDealt(_) => false,
-        }
+        crate::each_game!(self, p => Game::in_check(p))
     }
 
     /// The square of the side to move's royal piece (general, headquarter, Commander) while
     /// it is in check, named as the game names squares; `None` when not in check.
     pub fn check_square(&self) -> Option<String> {
-        if !self.in_check() {
-            return None;
-        }
-        match self {
-            AnyGame::Xiangqi(p) => Some(p.general(p.side_to_move()).to_string()),
-            AnyGame::ChessBattle(p) => Some(p.headquarter(p.side_to_move()).to_string()),
-            AnyGame::Commander(p) => p.commander(p.turn()).map(commander::board::name),
-            AnyGame::Banqi(_) | AnyGame::BanqiDealt(_) => None,
-        }
+        crate::each_game!(self, p => Game::check_square(p))
     }
 
     /// The colour of each seat's pieces (first seat first): fixed in every game but Banqi,
     /// where the first flip decides them (`None` until then).
     pub fn seat_colours(&self) -> Option<[&'static str; 2]> {
-        let banqi = |p: &banqi::Position| match p.colour_of(Side::First)? {
-            banqi::Colour::Red => Some(["red", "black"]),
-            banqi::Colour::Black => Some(["black", "red"]),
-        };
-        match self {
-            AnyGame::Xiangqi(_) => Some(["red", "black"]),
-            AnyGame::Banqi(p) => banqi(p),
-            AnyGame::BanqiDealt(p) => banqi(p.public()),
-            AnyGame::ChessBattle(_) => Some(["red", "white"]),
-            AnyGame::Commander(_) => Some(["red", "blue"]),
-        }
+        crate::each_game!(self, p => Game::seat_colours(p))
     }
 
-    /// Commander Chess: the points under each seat's air defence (first seat first, section
-    /// 8 of its rules), as its move generation sees them. `None` in the other games.
-    pub fn air_defence(&self) -> Option<[Vec<String>; 2]> {
-        let AnyGame::Commander(p) = self else {
-            return None;
-        };
-        Some([0, 1].map(|c| p.air_defence(c).iter().map(commander::board::name).collect()))
+    /// The units on the board as `(square, unit text)`, as everybody sees them (a face-down
+    /// Banqi piece is `X` even in a dealt position).
+    pub fn placement(&self) -> Vec<(String, String)> {
+        crate::each_game!(self, p => Game::placement(p))
+    }
+
+    /// Zones drawn over the position (Commander Chess's air defence per seat).
+    pub fn zones(&self) -> Vec<Zone> {
+        crate::each_game!(self, p => Game::zones(p))
     }
 
     /// Every legal move.
     pub fn legal_moves(&self) -> Vec<AnyMove> {
-        match self {
-            AnyGame::Xiangqi(p) => listed(p, AnyMove::Xiangqi),
-            AnyGame::Banqi(p) => listed(p, AnyMove::Banqi),
-            AnyGame::BanqiDealt(p) => listed(p, AnyMove::Banqi),
-            AnyGame::ChessBattle(p) => listed(p, AnyMove::ChessBattle),
-            AnyGame::Commander(p) => listed(p, AnyMove::Commander),
-        }
+        crate::each_game!(self, p => listed(p))
     }
 
     /// Reads a move in any of the game's notations and checks it.
     pub fn parse_move(&self, text: &str) -> Result<AnyMove, GameError> {
-        match self {
-            AnyGame::Xiangqi(p) => p.parse_move(text).map(AnyMove::Xiangqi).map_err(move_error),
-            AnyGame::Banqi(p) => p.parse_move(text).map(AnyMove::Banqi).map_err(move_error),
-            AnyGame::BanqiDealt(p) => p.parse_move(text).map(AnyMove::Banqi).map_err(move_error),
-            AnyGame::ChessBattle(p) => {
-                p.parse_move(text).map(AnyMove::ChessBattle).map_err(move_error)
-            }
-            AnyGame::Commander(p) => p.parse_move(text).map(AnyMove::Commander).map_err(move_error),
-        }
+        crate::each_game!(self, p => parsed(p, text).map_err(move_error))
     }
 
-    /// The canonical text of a move of this position.
+    /// The canonical text of a move of this position (`?` for a move of another game).
     pub fn move_text(&self, mv: AnyMove) -> String {
-        match (self, mv) {
-            (AnyGame::Xiangqi(p), AnyMove::Xiangqi(m)) => p.move_to_string(m),
-            (AnyGame::Banqi(p), AnyMove::Banqi(m)) => p.move_to_string(m),
-            (AnyGame::BanqiDealt(p), AnyMove::Banqi(m)) => p.move_to_string(m),
-            (AnyGame::ChessBattle(p), AnyMove::ChessBattle(m)) => p.move_to_string(m),
-            (AnyGame::Commander(p), AnyMove::Commander(m)) => p.move_to_string(m),
-            _ => String::from("?"),
-        }
+        crate::each_game!(self, p => with_move(p, mv, Game::move_text))
+            .unwrap_or_else(|| "?".into())
     }
 
     /// The move as the engine protocol writes it: Banqi's compact form (`d2d2` for a flip),
     /// the canonical text elsewhere.
     pub fn engine_move_text(&self, mv: AnyMove) -> String {
-        match (self, mv) {
-            (AnyGame::Banqi(p), AnyMove::Banqi(m)) => p.move_to_compact(m),
-            (AnyGame::BanqiDealt(p), AnyMove::Banqi(m)) => p.move_to_compact(m),
-            _ => self.move_text(mv),
-        }
+        crate::each_game!(self, p => with_move(p, mv, Game::engine_move))
+            .unwrap_or_else(|| "?".into())
     }
 
     /// The move as people read it (WXF for Xiangqi).
     pub fn display_move(&self, mv: AnyMove) -> String {
-        match (self, mv) {
-            (AnyGame::Xiangqi(p), AnyMove::Xiangqi(m)) => p.wxf(m),
-            _ => self.move_text(mv),
-        }
+        crate::each_game!(self, p => with_move(p, mv, Game::display_move))
+            .unwrap_or_else(|| "?".into())
     }
 
     /// Plays a move checked against this position.
     pub fn play(&mut self, mv: AnyMove) -> Result<(), GameError> {
-        match (self, mv) {
-            (AnyGame::Xiangqi(p), AnyMove::Xiangqi(m)) => p.play(m),
-            (AnyGame::Banqi(p), AnyMove::Banqi(m)) => p.play(m),
-            (AnyGame::BanqiDealt(p), AnyMove::Banqi(m)) => p.play(m),
-            (AnyGame::ChessBattle(p), AnyMove::ChessBattle(m)) => p.play(m),
-            (AnyGame::Commander(p), AnyMove::Commander(m)) => p.play(m),
-            _ => return Err(GameError::WrongGame),
-        }
-        Ok(())
+        crate::each_game!(self, p => played(p, mv)).ok_or(GameError::WrongGame)
     }
 
     /// The outcomes of a pending chance event as text (a Banqi piece letter) with weights.
     pub fn chance_outcomes(&self) -> Vec<(String, u32)> {
-        match self {
-            AnyGame::Banqi(p) => {
-                let mut out: Vec<Weighted<banqi::Piece>> = Vec::new();
-                p.chance_outcomes(&mut out);
-                out.iter().map(|w| (w.outcome.letter().to_string(), w.weight)).collect()
-            }
-            _ => Vec::new(),
-        }
+        crate::each_game!(self, p => chances(p))
     }
 
     /// Resolves a pending chance event with an outcome named as by
     /// [`AnyGame::chance_outcomes`].
     pub fn resolve_text(&mut self, text: &str) -> Result<(), GameError> {
-        let AnyGame::Banqi(p) = self else {
-            return Err(move_error("no chance event is pending"));
-        };
-        let mut out = Vec::new();
-        p.chance_outcomes(&mut out);
-        let piece = text
-            .chars()
-            .next()
-            .filter(|_| text.chars().count() == 1)
-            .and_then(banqi::Piece::from_letter)
-            .filter(|piece| out.iter().any(|w| w.outcome == *piece))
-            .ok_or_else(|| move_error(format!("'{text}' is not a possible flip result here")))?;
-        p.resolve(piece);
-        Ok(())
+        crate::each_game!(self, p => match Game::parse_chance(p, text) {
+            Some(c) => {
+                Rules::resolve(p, c);
+                Ok(())
+            }
+            None if !Rules::chance_pending(p) => Err(move_error("no chance event is pending")),
+            None => Err(move_error(format!(
+                "'{}' is not a possible outcome here",
+                text.chars().take(16).collect::<String>()
+            ))),
+        })
     }
 
     /// Perft: leaves of the legal-move tree `depth` plies deep.
     pub fn perft(&self, depth: u32) -> u64 {
-        each!(self, p => cannonade_core::perft(p, depth))
+        crate::each_game!(self, p => cannonade_core::perft(p, depth))
     }
 
     /// Perft split by first move, as `(engine move text, leaves)`; `progress` sees each root
     /// move.
     pub fn divide(&self, depth: u32, mut progress: impl FnMut(&str, u64)) -> Vec<(String, u64)> {
-        let (moves, counts): (Vec<AnyMove>, Vec<u64>) = match self {
-            AnyGame::Xiangqi(p) => {
-                split(cannonade_core::divide(p, depth, |_, _| {}), AnyMove::Xiangqi)
-            }
-            AnyGame::Banqi(p) => split(cannonade_core::divide(p, depth, |_, _| {}), AnyMove::Banqi),
-            AnyGame::BanqiDealt(p) => {
-                split(cannonade_core::divide(p, depth, |_, _| {}), AnyMove::Banqi)
-            }
-            AnyGame::ChessBattle(p) => {
-                split(cannonade_core::divide(p, depth, |_, _| {}), AnyMove::ChessBattle)
-            }
-            AnyGame::Commander(p) => {
-                split(cannonade_core::divide(p, depth, |_, _| {}), AnyMove::Commander)
-            }
-        };
-        moves
-            .into_iter()
-            .zip(counts)
-            .map(|(m, n)| {
-                let text = self.engine_move_text(m);
-                progress(&text, n);
-                (text, n)
-            })
-            .collect()
+        crate::each_game!(self, p => divided(p, depth, &mut progress))
     }
 
     /// Number of legal moves.
     pub fn count_legal(&self) -> u64 {
-        each!(self, p => p.count_legal())
+        crate::each_game!(self, p => Rules::count_legal(p))
     }
 
     /// A readable board diagram.
     pub fn pretty(&self) -> String {
-        each!(self, p => p.pretty())
+        crate::each_game!(self, p => Game::pretty(p))
     }
 
     /// The position's hash.
     pub fn hash(&self) -> u64 {
-        each!(self, p => Rules::hash(p))
+        crate::each_game!(self, p => Rules::hash(p))
     }
-}
-
-fn split<M>(parts: Vec<(M, u64)>, wrap: impl Fn(M) -> AnyMove) -> (Vec<AnyMove>, Vec<u64>) {
-    parts.into_iter().map(|(m, n)| (wrap(m), n)).unzip()
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -415,35 +352,5 @@ impl<'de> serde::Deserialize<'de> for AnyGame {
             AnyGame::from_fen(stored.game, &stored.fen).map_err(serde::de::Error::custom)?;
         game.apply_options(&stored.options).map_err(serde::de::Error::custom)?;
         Ok(game)
-    }
-}
-
-impl From<xiangqi::Position> for AnyGame {
-    fn from(p: xiangqi::Position) -> AnyGame {
-        AnyGame::Xiangqi(p)
-    }
-}
-
-impl From<banqi::Position> for AnyGame {
-    fn from(p: banqi::Position) -> AnyGame {
-        AnyGame::Banqi(p)
-    }
-}
-
-impl From<banqi::FullPosition> for AnyGame {
-    fn from(p: banqi::FullPosition) -> AnyGame {
-        AnyGame::BanqiDealt(p)
-    }
-}
-
-impl From<battle::Position> for AnyGame {
-    fn from(p: battle::Position) -> AnyGame {
-        AnyGame::ChessBattle(p)
-    }
-}
-
-impl From<commander::Position> for AnyGame {
-    fn from(p: commander::Position) -> AnyGame {
-        AnyGame::Commander(p)
     }
 }

@@ -13,6 +13,8 @@ pub enum GameError {
     Position(String),
     /// The move text is not a legal move here; the message says why.
     Move(String),
+    /// The options text is not valid for the game; the message names the problem.
+    Options(String),
     /// A move of one game was offered to another.
     WrongGame,
     /// The game is over: no move can be played.
@@ -31,6 +33,7 @@ impl std::fmt::Display for GameError {
             }
             GameError::Position(e) => write!(f, "invalid position: {e}"),
             GameError::Move(e) => write!(f, "invalid move: {e}"),
+            GameError::Options(e) => write!(f, "invalid options: {e}"),
             GameError::WrongGame => write!(f, "the move belongs to another game"),
             GameError::GameOver => write!(f, "the game is over"),
         }

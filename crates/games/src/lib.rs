@@ -1,7 +1,9 @@
 //! The edge of the rules: one enum over every game, for the CLI, the engine protocol, the
 //! server and the store. Inside, each game keeps its own static types; here they meet as
-//! [`AnyGame`] (a position), [`AnyMove`] and [`AnyRecord`] (a game with its history), named by
-//! the registry [`GameKind`].
+//! [`AnyGame`] (a position), [`AnyMove`] and [`AnyRecord`] (a game with its history and its
+//! [`GameSpec`]), named by the registry [`GameKind`]. All of it is generated from one list,
+//! [`registry!`], and written once over [`cannonade_core::Game`]: a fifth game is its own
+//! crate plus one line there.
 //!
 //! ```
 //! use cannonade_games::{AnyGame, GameKind};
@@ -9,6 +11,7 @@
 //! let mut game = AnyGame::start(kind).unwrap();
 //! let mv = game.parse_move("h2e2").unwrap();
 //! assert_eq!(game.move_text(mv), "h2e2");
+//! assert_eq!(game.display_move(mv), "C2=5");
 //! game.play(mv).unwrap();
 //! assert_eq!(game.perft(1), 45); // the h-file opened for Black's cannon
 //! assert!(matches!("chess".parse::<GameKind>(), Err(_)));
@@ -19,9 +22,20 @@ mod any_game;
 mod any_record;
 mod error;
 mod kind;
-pub mod options;
+mod registry;
+pub mod spec;
 
-pub use any_game::{AnyGame, AnyMove};
-pub use any_record::AnyRecord;
+pub use any_game::{AnyGame, AnyMove, Registered};
+pub use any_record::{AnyHistory, AnyRecord, PlayedMove};
 pub use error::GameError;
 pub use kind::GameKind;
+pub use spec::GameSpec;
+
+/// The rules crates of the registered games, for the registry's macros.
+#[doc(hidden)]
+pub mod reexport {
+    pub use cannonade_banqi as banqi;
+    pub use cannonade_battle as battle;
+    pub use cannonade_commander as commander;
+    pub use cannonade_xiangqi as xiangqi;
+}

@@ -1,7 +1,6 @@
 //! The lobby: open seeks (public ones listed, private ones reached by invite code) and the
 //! list of live games, streamed to subscribed sockets.
 
-use crate::game::GameOptions;
 use crate::ids;
 use crate::state::{App, Conn, Frame, lock};
 use cannonade_games::{AnyGame, GameKind};
@@ -44,12 +43,11 @@ pub fn check_settings(
     options: &str,
     clock: TimeControl,
     rated: bool,
-) -> Result<(AnyGame, GameOptions), Refusal> {
+) -> Result<(AnyGame, cannonade_games::GameSpec), Refusal> {
     let invalid = |m: String| (ErrorCode::Invalid, m);
-    let mut parsed = GameOptions::parse(game, options).map_err(invalid)?;
-    let mut start = AnyGame::start(game).map_err(|e| invalid(e.to_string()))?;
-    start.apply_options(&parsed.rules).map_err(|e| invalid(e.to_string()))?;
-    parsed.rules = start.options();
+    let parsed =
+        cannonade_games::GameSpec::parse(game, options).map_err(|e| invalid(e.to_string()))?;
+    let start = parsed.start();
     if clock.initial_ms > MAX_INITIAL_MS || clock.increment_ms > MAX_INCREMENT_MS {
         return Err(invalid("clocks are at most 3 hours plus 60 seconds a move".into()));
     }

@@ -1,8 +1,7 @@
 //! A position as clients see it.
 
 use crate::common::Seat;
-use crate::geometry::Geometry;
-use cannonade_core::Next;
+use cannonade_core::{Next, Side};
 use cannonade_games::AnyGame;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -60,12 +59,30 @@ pub struct PublicPosition {
     air_defence: Option<Box<AirDefence>>,
 }
 
+/// Commander Chess's air defence zones per seat, `None` in games without them.
+fn air_defence(game: &AnyGame) -> Option<Box<AirDefence>> {
+    let zones = game.zones();
+    let seat = |side| {
+        zones
+            .iter()
+            .filter(move |z| z.kind == "air-defence" && z.seat == side)
+            .flat_map(|z| z.squares.clone())
+    };
+    if zones.is_empty() {
+        return None;
+    }
+    Some(Box::new(AirDefence {
+        first: seat(Side::First).collect(),
+        second: seat(Side::Second).collect(),
+    }))
+}
+
 impl PublicPosition {
     /// The public view of `game` (a dealt Banqi position is redacted first).
     pub fn of(game: &AnyGame) -> PublicPosition {
         let public = game.public();
         let fen = public.fen();
-        let pieces = Geometry::placement_of(public.kind(), &fen);
+        let pieces = public.placement().into_iter().collect();
         let to_move = match public.next() {
             Next::Player(side) => Some(side.into()),
             _ => None,
@@ -79,9 +96,7 @@ impl PublicPosition {
             colours: public
                 .seat_colours()
                 .and_then(|[a, b]| Some([PieceColour::named(a)?, PieceColour::named(b)?])),
-            air_defence: public
-                .air_defence()
-                .map(|[first, second]| Box::new(AirDefence { first, second })),
+            air_defence: air_defence(&public),
         }
     }
 

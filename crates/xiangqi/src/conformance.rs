@@ -13,21 +13,29 @@ impl Conformance for Position {
         self.compute_hash()
     }
 
-    fn write_position(&self) -> String {
-        self.fen()
+    /// The captures-only generator (quiescence's) lists exactly the legal moves that capture,
+    /// and every notation (1-based coordinates, WXF, Chinese) names each legal move.
+    fn check_invariants(&self, _chances: &[Weighted<Self::Chance>]) -> Result<(), String> {
+        for mv in self.legal_moves() {
+            self.check_notations(mv)?;
+        }
+        let mut want: Vec<Move> =
+            self.legal_moves().into_iter().filter(|&m| self.is_capture(m)).collect();
+        let mut buf = MoveBuf::new();
+        self.legal_captures_into(&mut buf);
+        let mut got = buf.into_vec();
+        want.sort();
+        got.sort();
+        if got != want {
+            return Err(format!("legal captures {got:?}, capturing legal moves {want:?}"));
+        }
+        Ok(())
     }
+}
 
-    fn read_position(text: &str) -> Result<Self, String> {
-        Position::from_fen(text).map_err(|e| e.to_string())
-    }
-
-    fn write_move(&self, mv: Move) -> String {
-        mv.to_string()
-    }
-
-    fn read_move(&self, text: &str) -> Result<Move, String> {
-        let mv = self.parse_move(text).map_err(|e| e.to_string())?;
-        // Every other notation must name the same move.
+impl Position {
+    /// Every notation reads back as `mv`.
+    fn check_notations(&self, mv: Move) -> Result<(), String> {
         let checks = [
             self.parse_move_in(&mv.uci().to_text(crate::Ranks::FromOne), crate::Ranks::FromOne),
             self.parse_wxf(&self.wxf(mv)),
@@ -38,21 +46,6 @@ impl Conformance for Position {
                 Ok(m) if m == mv => {}
                 other => return Err(format!("{name} form of {mv} reads back as {other:?}")),
             }
-        }
-        Ok(mv)
-    }
-
-    /// The captures-only generator (quiescence's) lists exactly the legal moves that capture.
-    fn check_invariants(&self, _chances: &[Weighted<Self::Chance>]) -> Result<(), String> {
-        let mut want: Vec<Move> =
-            self.legal_moves().into_iter().filter(|&m| self.is_capture(m)).collect();
-        let mut buf = MoveBuf::new();
-        self.legal_captures_into(&mut buf);
-        let mut got = buf.into_vec();
-        want.sort();
-        got.sort();
-        if got != want {
-            return Err(format!("legal captures {got:?}, capturing legal moves {want:?}"));
         }
         Ok(())
     }

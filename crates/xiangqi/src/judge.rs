@@ -1,35 +1,10 @@
-//! Repetition judges: the seed rule (the ply that makes the third occurrence loses) and the
-//! `asian` rule (perpetual check and perpetual chase, rules §6).
+//! The `asian` rule's judgement of a repetition cycle (perpetual check and perpetual chase,
+//! rules §6). Counting the occurrences, and the seed rule (the ply that makes the third
+//! occurrence loses), are core's (`cannonade_core::repetition`).
 
-use crate::{Colour, Kind, Move, Position, RepetitionRule, Square};
+use crate::{Colour, Kind, Move, Position, Square};
 use cannonade_core::{Outcome, Reason};
 use cannonade_geom::bits::Bits128;
-
-/// Judges the last position of a game (`positions[0]` is the start) for repetition: `None`
-/// unless it is the third occurrence of a placement with the same side to move.
-pub(crate) fn repetition(positions: &[Position]) -> Option<Outcome> {
-    let last = positions.len() - 1;
-    let cur = &positions[last];
-    // Only positions since the last capture can match, and only those with the same side to
-    // move, two plies apart.
-    let horizon = (cur.halfmove as usize).min(last);
-    let mut occurrences = 1;
-    let mut first = last;
-    for back in (2..=horizon).step_by(2) {
-        if positions[last - back].same_placement(cur) {
-            occurrences += 1;
-            first = last - back;
-        }
-    }
-    if occurrences < 3 {
-        return None;
-    }
-    let repeater = (!cur.side).side();
-    Some(match cur.options.repetition {
-        RepetitionRule::Seed => Outcome::loss(repeater, Reason::Repetition),
-        RepetitionRule::Asian => asian_verdict(&positions[first..]),
-    })
-}
 
 /// Whether playing `mv` in `pos` gives check.
 pub fn gives_check(pos: &Position, mv: Move) -> bool {
@@ -103,7 +78,7 @@ fn protected_after_capture(
 
 /// The verdict on a cycle `cycle[0] .. cycle[last]` (first and last occurrence of the
 /// repeated position).
-fn asian_verdict(cycle: &[Position]) -> Outcome {
+pub(crate) fn asian_verdict(cycle: &[Position]) -> Outcome {
     let mut checks = [true; 2];
     let mut moved = [false; 2];
     let mut any_check = false;

@@ -32,10 +32,12 @@ mod attacks;
 #[cfg(any(test, feature = "testkit"))]
 mod conformance;
 mod fen;
+mod game;
 mod judge;
 mod movegen;
 mod mv;
 pub mod notation;
+mod options;
 mod piece;
 mod position;
 #[cfg(any(test, feature = "testkit"))]
@@ -48,6 +50,7 @@ mod zobrist;
 pub use fen::{FenError, START_FEN, Setup};
 pub use judge::{chased_pieces, gives_check};
 pub use mv::{Move, MoveError, Ranks, UciMove};
+pub use options::OptionsError;
 pub use piece::{Colour, Kind, Piece};
 pub use position::{MOVE_LIMIT, Options, Position, RepetitionRule};
 pub use square::{BOARD, Square};

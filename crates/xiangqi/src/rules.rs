@@ -38,6 +38,25 @@ impl Rules for Position {
         self.hash
     }
 
+    fn repetition(&self) -> cannonade_core::RepetitionRule {
+        self.options.repetition.core()
+    }
+
+    /// Plies since the last capture: a capture cannot be undone.
+    fn reversible_plies(&self) -> usize {
+        self.halfmove as usize
+    }
+
+    fn same_position(&self, other: &Position) -> bool {
+        self.same_placement(other)
+    }
+
+    /// The `asian` rule's judgement of a cycle (rules §6): perpetual check, then perpetual
+    /// chase, loses; anything else is a draw.
+    fn judge_cycle(cycle: &[Position]) -> Outcome {
+        crate::judge::asian_verdict(cycle)
+    }
+
     /// Order of the rules: checkmate, stalemate, repetition (seed or asian), the 120-ply
     /// no-capture draw, dead material.
     fn adjudicate(record: &Record<Self>) -> Next {
@@ -45,7 +64,7 @@ impl Rules for Position {
         if let Some(o) = pos.no_move_outcome() {
             return Next::Over(o);
         }
-        if let Some(o) = crate::judge::repetition(record.positions()) {
+        if let Some(o) = cannonade_core::repetition::verdict(record.positions()) {
             return Next::Over(o);
         }
         pos.draw_by_position().map_or(Next::Player(pos.side.side()), Next::Over)

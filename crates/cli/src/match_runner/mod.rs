@@ -9,7 +9,8 @@ mod stats;
 use anyhow::{Context, Result, anyhow, bail};
 use cannonade_banqi::{DealSeed, deal_from_seed};
 use cannonade_core::{Next, Outcome, Side};
-use cannonade_games::options::{self, Format, GameOptions};
+use cannonade_games::GameSpec;
+use cannonade_games::spec::Format;
 use cannonade_games::{AnyGame, AnyRecord, GameKind};
 use indicatif::{ProgressBar, ProgressStyle};
 pub(crate) use player::Rng;
@@ -107,7 +108,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     let specs = [Spec::parse(&args.engines[0])?, Spec::parse(&args.engines[1])?];
     let control = control(&args)?;
-    game_options(&args, kind)?;
+    game_spec(&args, kind)?;
     let openings = openings(&args, kind)?;
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
     let pairs = args.games.div_ceil(2);
@@ -340,19 +341,18 @@ fn openings(args: &Args, kind: GameKind) -> Result<Vec<Opening>> {
     Ok(out)
 }
 
-/// The game's options from `--rules`.
-fn game_options(args: &Args, kind: GameKind) -> Result<GameOptions> {
-    GameOptions::parse(kind, args.rules.as_deref().unwrap_or(""))
-        .map_err(|e| anyhow!("--rules: {e}"))
+/// The game, with its options from `--rules`.
+fn game_spec(args: &Args, kind: GameKind) -> Result<GameSpec> {
+    GameSpec::parse(kind, args.rules.as_deref().unwrap_or("")).map_err(|e| anyhow!("--rules: {e}"))
 }
 
 /// The start of a game: the position, the rule options and for Banqi the deal of `pair`.
 fn start(kind: GameKind, args: &Args, fen: Option<&str>, pair: u64) -> Result<AnyRecord> {
+    let spec = game_spec(args, kind)?;
     let mut game = match fen {
-        Some(f) => AnyGame::from_fen(kind, f)?,
-        None => AnyGame::start(kind)?,
+        Some(f) => spec.position(f)?,
+        None => spec.start(),
     };
-    game.apply_options(&game_options(args, kind)?.rules)?;
     if let AnyGame::Banqi(public) = &game {
         // Both games of a pair get the same deal, so colours are the only difference.
         let mut rng = Rng::new(args.seed ^ pair.wrapping_mul(0xA076_1D64_78BD_642F));
@@ -360,7 +360,7 @@ fn start(kind: GameKind, args: &Args, fen: Option<&str>, pair: u64) -> Result<An
         let seed = DealSeed::from_hex(&hex).map_err(|e| anyhow!("{e}"))?;
         game = AnyGame::BanqiDealt(deal_from_seed(public, &seed));
     }
-    Ok(AnyRecord::new(game))
+    Ok(AnyRecord::with_start(&spec, game)?)
 }
 
 /// The first seat's score in a finished game.
@@ -385,7 +385,7 @@ fn play_game(
     seed: u64,
 ) -> Result<GameResult> {
     let first_is_a = g.is_multiple_of(2);
-    let format = game_options(args, kind)?.format;
+    let format = game_spec(args, kind)?.format();
     let mut record = start(kind, args, opening.fen.as_deref(), (g / 2) as u64)?;
     for m in &opening.moves {
         record.play_text(m).with_context(|| format!("opening move {m}"))?;
@@ -409,7 +409,7 @@ fn play_game(
         first_is_a,
     };
     loop {
-        let side = match options::judge(&record, format, false) {
+        let side = match record.judge(false) {
             Next::Over(o) => return Ok(finish(first_score(o), o.reason.to_string(), record)),
             Next::Chance => bail!("the referee holds the deal, so no chance event can wait"),
             Next::Player(side) => side,
@@ -417,7 +417,7 @@ fn play_game(
         if record.len() >= args.max_plies {
             // A scored format's game timer: the points decide.
             if format != Format::Standard
-                && let Next::Over(o) = options::judge(&record, format, true)
+                && let Next::Over(o) = record.judge(true)
             {
                 let reason = format!("{}-at-the-ply-limit", o.reason);
                 return Ok(finish(first_score(o), reason, record));

@@ -2,7 +2,7 @@
 //! random mover and a greedy one-ply player) for measuring the engine against a floor.
 
 use anyhow::{Context, Result, anyhow, bail};
-use cannonade_games::options::{Format, format_name};
+use cannonade_games::spec::{Format, format_name};
 use cannonade_games::{AnyGame, AnyRecord, GameKind};
 use cannonade_xiangqi::{Ranks, UciMove};
 use std::io::{BufRead, BufReader, Write};

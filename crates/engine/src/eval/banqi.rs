@@ -2,11 +2,11 @@
 //! piece valued by the enemy pieces it can take and that can take it, and the captures that
 //! the side to move threatens or suffers.
 
+use crate::Evaluate;
 use crate::params::{
     BANQI_CONTEMPT, BANQI_DOWN_PERCENT, BANQI_HANGING_PERCENT, BANQI_PREDATOR, BANQI_PREY,
     BANQI_THREAT_PERCENT, BANQI_VALUES,
 };
-use crate::{Evaluate, Repetition};
 use cannonade_banqi::{CannonRule, Cell, Colour, Kind, Move, Piece, Position, Square};
 
 /// Whether a piece of kind `a` can ever take one of kind `t` under the cannon rule.
@@ -134,16 +134,5 @@ impl Evaluate for Position {
             _ => 0,
         };
         Some(victim * 16 * mv.captures() as i32 - attacker / 16)
-    }
-
-    fn repetition(&self) -> Repetition {
-        match self.options().repetition_limit {
-            0 => Repetition::Off,
-            n => Repetition::Draw { occurrence: n as u32 },
-        }
-    }
-
-    fn reversible_plies(&self) -> usize {
-        self.noprog() as usize
     }
 }

@@ -2,11 +2,11 @@
 //! an enemy piece of its owner's choice), shooting lines of guns and machine guns, and
 //! centralisation.
 
+use crate::Evaluate;
 use crate::params::{
     BATTLE_CENTRE, BATTLE_LINE_SQUARE, BATTLE_SIGHT_PERCENT, BATTLE_SOLDIER_ADVANCE, BATTLE_TEMPO,
     BATTLE_VALUES,
 };
-use crate::{Evaluate, Repetition};
 use cannonade_battle::{Kind, Move, PLY_LIMIT, Position, Square};
 use cannonade_core::{Outcome, Reason, Side};
 
@@ -136,14 +136,6 @@ impl Evaluate for Position {
         } else {
             Outcome::draw(Reason::Stalemate)
         }
-    }
-
-    fn repetition(&self) -> Repetition {
-        Repetition::Draw { occurrence: 3 }
-    }
-
-    fn reversible_plies(&self) -> usize {
-        self.clock() as usize
     }
 
     fn null_move(&self) -> Option<Position> {

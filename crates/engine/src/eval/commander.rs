@@ -3,11 +3,11 @@
 //! it and whether its own air defence covers it. The points race follows from material, as
 //! every capture scores the victim's value.
 
+use crate::Evaluate;
 use crate::params::{
     COMMANDER_AIR_COVER, COMMANDER_EXPOSED_RANK, COMMANDER_FOOT_ADVANCE, COMMANDER_HERO,
     COMMANDER_NEAR_ENEMY, COMMANDER_SUPPORT_ADVANCE, COMMANDER_TEMPO, COMMANDER_VALUES,
 };
-use crate::{Evaluate, Repetition};
 use cannonade_commander::board::{file, in_zone, rank};
 use cannonade_commander::{Kind, Move, Position};
 
@@ -94,13 +94,5 @@ impl Evaluate for Position {
 
     fn in_check(&self) -> bool {
         Position::in_check(self)
-    }
-
-    fn repetition(&self) -> Repetition {
-        Repetition::Draw { occurrence: 3 }
-    }
-
-    fn reversible_plies(&self) -> usize {
-        self.halfmove() as usize
     }
 }

@@ -3,11 +3,11 @@
 //! the format ends the game (an objective in the tactical game, a draw rule decided on
 //! points) and values the points already scored, which decide those games.
 
+use crate::Evaluate;
 use crate::params::SCORED_POINT_CP;
-use crate::{Evaluate, Repetition};
 use cannonade_commander::points::{Armies, Format, judge_position};
 use cannonade_commander::{Move, Position};
-use cannonade_core::{MoveBuf, Next, NoChance, Outcome, Reason, Rules, Side};
+use cannonade_core::{MoveBuf, Next, NoChance, Outcome, Reason, RepetitionRule, Rules, Side};
 use cannonade_games::AnyGame;
 
 /// A Commander Chess position of a game played under a scored [`Format`].
@@ -62,6 +62,18 @@ impl Rules for Scored {
     fn hash(&self) -> u64 {
         self.pos.hash()
     }
+
+    fn repetition(&self) -> RepetitionRule {
+        self.pos.repetition()
+    }
+
+    fn reversible_plies(&self) -> usize {
+        self.pos.reversible_plies()
+    }
+
+    fn same_position(&self, other: &Scored) -> bool {
+        self.pos.same_position(&other.pos)
+    }
 }
 
 impl Evaluate for Scored {
@@ -97,14 +109,6 @@ impl Evaluate for Scored {
 
     fn in_check(&self) -> bool {
         Evaluate::in_check(&self.pos)
-    }
-
-    fn repetition(&self) -> Repetition {
-        self.pos.repetition()
-    }
-
-    fn reversible_plies(&self) -> usize {
-        self.pos.reversible_plies()
     }
 
     fn null_move(&self) -> Option<Scored> {

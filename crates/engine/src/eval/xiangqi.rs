@@ -1,5 +1,6 @@
 //! Xiangqi: material, piece squares, king safety and cannon screens.
 
+use crate::Evaluate;
 use crate::nnue::{Accumulator, Network};
 use crate::params::{
     XIANGQI_CANNON_SCREENS, XIANGQI_CHARIOT_MOBILITY, XIANGQI_CHARIOT_MOBILITY_BASE,
@@ -8,11 +9,10 @@ use crate::params::{
     XIANGQI_KING_ATTACK_MAX, XIANGQI_KING_ATTACK_UNITS, XIANGQI_MISSING_DEFENDER, XIANGQI_TEMPO,
     XIANGQI_VALUES,
 };
-use crate::{Evaluate, Repetition};
 use cannonade_core::{MoveBuf, Outcome, Reason, Rules};
 use cannonade_geom::bits::Bits128;
 use cannonade_xiangqi::tables::{FILE, HALF, PALACE, SOLDIER_MOVES};
-use cannonade_xiangqi::{Colour, Kind, MOVE_LIMIT, Move, Position, RepetitionRule, Square};
+use cannonade_xiangqi::{Colour, Kind, MOVE_LIMIT, Move, Position, Square};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -272,17 +272,6 @@ impl Evaluate for Position {
     fn stuck_outcome(&self) -> Outcome {
         let reason = if Position::in_check(self) { Reason::Checkmate } else { Reason::Stalemate };
         Outcome::loss(self.mover(), reason)
-    }
-
-    fn repetition(&self) -> Repetition {
-        match self.options().repetition {
-            RepetitionRule::Seed => Repetition::ThirdLoses,
-            RepetitionRule::Asian => Repetition::PerpetualCheckLoses,
-        }
-    }
-
-    fn reversible_plies(&self) -> usize {
-        self.halfmove() as usize
     }
 
     fn null_move(&self) -> Option<Position> {

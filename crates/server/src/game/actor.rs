@@ -12,10 +12,8 @@ use super::{
 use crate::rating::Rating;
 use crate::state::{App, Conn, Frame, Out, lock};
 use cannonade_banqi::DealSeed;
-use cannonade_commander::points::Format;
 use cannonade_core::{Next, Side};
 use cannonade_engine::{Clock as EngineClock, Engine, Level, Limits};
-use cannonade_games::options;
 use cannonade_games::{AnyGame, AnyRecord, GameKind};
 use cannonade_store::{ChatRow, EventRow, Finish, GameRow, ProposalRow, RatingRow};
 use cannonade_wire::{
@@ -73,8 +71,6 @@ pub struct Actor {
     id: String,
     kind: GameKind,
     options: String,
-    /// Commander Chess's scored format (standard elsewhere).
-    format: Format,
     rated: bool,
     tc: TimeControl,
     players: [Player; 2],
@@ -138,7 +134,8 @@ impl Actor {
         row: GameRow,
         events: Vec<cannonade_store::EventRow>,
     ) -> Result<Actor, String> {
-        let (kind, start, options) = super::replay::start_of(&row)?;
+        let (spec, start) = super::replay::start_of(&row)?;
+        let kind = spec.kind();
         let dealer = match (&row.seed, &start) {
             (Some(hex), AnyGame::Banqi(p)) => {
                 Some(Dealer::new(p, DealSeed::from_hex(hex).map_err(|e| e.to_string())?))
@@ -174,15 +171,14 @@ impl Actor {
             id: row.id.clone(),
             kind,
             options: row.options.clone(),
-            format: options.format,
             rated: row.rated,
             tc,
-            record: AnyRecord::new(start.clone()),
+            record: AnyRecord::with_start(&spec, start.clone()).map_err(|e| e.to_string())?,
             start,
             moves: Vec::new(),
             commitment: row.commitment.clone(),
             dealer,
-            clock: Clock::new(tc, options.game_ms()),
+            clock: Clock::new(tc, spec.game_ms()),
             events: Vec::new(),
             result: None,
             revealed_seed: None,
@@ -293,7 +289,8 @@ impl Actor {
 
     /// Replays the move list from the start.
     fn rebuild(&mut self) -> Result<(), String> {
-        self.record = super::replay::record(&self.start, &self.moves, |_| {})?;
+        self.record =
+            super::replay::record(&self.record.spec().clone(), &self.start, &self.moves, |_| {})?;
         Ok(())
     }
 
@@ -316,7 +313,7 @@ impl Actor {
         }
         // A move that ended the game was stored but its end was not (a crash in between).
         if self.result.is_none()
-            && let Next::Over(outcome) = options::judge(&self.record, self.format, false)
+            && let Next::Over(outcome) = self.record.judge(false)
             && let Err((_, e)) = self.end(outcome.winner, outcome.reason.as_str()).await
         {
             tracing::error!(game = %self.id, "could not end the game: {e}");
@@ -575,7 +572,7 @@ impl Actor {
     /// The start and the position after each move, replayed from the move list (public
     /// views: a Banqi deal never gets in).
     fn positions(&self) -> Result<Positions, String> {
-        let positions = super::replay::positions(&self.start, &self.moves)?;
+        let positions = super::replay::positions(self.record.spec(), &self.start, &self.moves)?;
         Ok(Positions { game: self.id.clone(), v: self.events.len() as u64, positions })
     }
 
@@ -1158,7 +1155,7 @@ impl Actor {
         self.summary.moves.store(self.moves.len() as u32, Relaxed);
         self.app.metrics.moves.fetch_add(1, Relaxed);
         self.app.metrics.move_latency.observe(received.elapsed().as_micros() as u64);
-        if let Next::Over(outcome) = options::judge(&self.record, self.format, false) {
+        if let Next::Over(outcome) = self.record.judge(false) {
             self.end(outcome.winner, outcome.reason.as_str()).await?;
         }
         Ok(())
@@ -1169,7 +1166,7 @@ impl Actor {
     async fn time_out(&mut self, expired: Expired) -> Result<(), Refusal> {
         match expired {
             Expired::Flag(side) => self.end(Some(side.opponent()), "time").await,
-            Expired::GameTime => match options::judge(&self.record, self.format, true) {
+            Expired::GameTime => match self.record.judge(true) {
                 Next::Over(outcome) => self.end(outcome.winner, outcome.reason.as_str()).await,
                 // Only scored formats have a game timer, and those are decided on time.
                 _ => self.end(None, "time").await,
@@ -1218,7 +1215,7 @@ impl Actor {
         let result = GameResult {
             winner: winner.map(seat_of),
             reason: reason.to_string(),
-            points: options::points(&self.record, self.format),
+            points: self.record.points(),
         };
         let seed = self.dealer.as_ref().map(Dealer::reveal_seed);
         let event = GameEvent::Ended {
@@ -1316,8 +1313,6 @@ impl Actor {
         let record = self.record.clone();
         let ply = self.moves.len() as u32;
         let stop = self.ai_stop.clone();
-        // A scored format is played for its points and objectives.
-        let format = self.format;
         let config = &self.app.config;
         // The engine's calibrated level tightens these limits by its depth, node budget
         // (scaled to the game's speed) and share of the time.
@@ -1344,7 +1339,7 @@ impl Actor {
             let best = tokio::task::spawn_blocking(move || {
                 let mut engine = Engine::new();
                 engine.set_level(level);
-                engine.search_format(&record, format, &limits, &stop, |_| {}).best
+                engine.search(&record, &limits, &stop, |_| {}).best
             })
             .await
             .ok()

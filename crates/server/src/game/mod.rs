@@ -22,7 +22,6 @@ use std::sync::atomic::{AtomicBool, AtomicU32};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-pub use cannonade_games::options::GameOptions;
 pub use dealer::Dealer;
 
 /// What a game shows in the lobby, updated by its actor.
@@ -245,7 +244,7 @@ pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusa
     let row = GameRow {
         id: ids::short_id(),
         kind: spec.kind.name().to_string(),
-        options: options.text(),
+        options: options.options_text(),
         start_fen: start.fen(),
         initial_ms: spec.clock.initial_ms as i64,
         increment_ms: spec.clock.increment_ms as i64,

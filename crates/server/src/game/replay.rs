@@ -3,28 +3,27 @@
 //! from the store's row and events, which hold every told move, without the game's actor.
 
 use super::stored::StoredEvent;
-use cannonade_games::options::GameOptions;
-use cannonade_games::{AnyGame, AnyRecord, GameKind};
+use cannonade_games::{AnyGame, AnyRecord, GameKind, GameSpec};
 use cannonade_store::{EventRow, GameRow};
 use cannonade_wire::{MoveInfo, Positions, PublicPosition};
 
-/// A stored game's kind, start position (its options applied) and options.
-pub fn start_of(row: &GameRow) -> Result<(GameKind, AnyGame, GameOptions), String> {
+/// A stored game's spec and start position (its options applied).
+pub fn start_of(row: &GameRow) -> Result<(GameSpec, AnyGame), String> {
     let kind: GameKind = row.kind.parse().map_err(|e| format!("{e}"))?;
-    let mut start = AnyGame::from_fen(kind, &row.start_fen).map_err(|e| e.to_string())?;
-    let options = GameOptions::parse(kind, &row.options)?;
-    start.apply_options(&options.rules).map_err(|e| e.to_string())?;
-    Ok((kind, start, options))
+    let spec = GameSpec::parse(kind, &row.options).map_err(|e| e.to_string())?;
+    let start = spec.position(&row.start_fen).map_err(|e| e.to_string())?;
+    Ok((spec, start))
 }
 
 /// The record of `moves` played from `start`, calling `after_each` after every move (an
 /// error if a move no longer replays).
 pub fn record(
+    spec: &GameSpec,
     start: &AnyGame,
     moves: &[MoveInfo],
     mut after_each: impl FnMut(&AnyRecord),
 ) -> Result<AnyRecord, String> {
-    let mut record = AnyRecord::new(start.clone());
+    let mut record = AnyRecord::with_start(spec, start.clone()).map_err(|e| e.to_string())?;
     for m in moves {
         record.play_text(&m.mv).map_err(|e| format!("replaying {}: {e}", m.mv))?;
         after_each(&record);
@@ -33,15 +32,19 @@ pub fn record(
 }
 
 /// The start and the position after each of `moves` (an error if a move no longer replays).
-pub fn positions(start: &AnyGame, moves: &[MoveInfo]) -> Result<Vec<PublicPosition>, String> {
+pub fn positions(
+    spec: &GameSpec,
+    start: &AnyGame,
+    moves: &[MoveInfo],
+) -> Result<Vec<PublicPosition>, String> {
     let mut positions = vec![PublicPosition::of(start)];
-    record(start, moves, |r| positions.push(PublicPosition::of(&r.position())))?;
+    record(spec, start, moves, |r| positions.push(PublicPosition::of(&r.position())))?;
     Ok(positions)
 }
 
 /// The replay positions of a stored game, from its row and every event.
 pub fn from_store(row: &GameRow, events: &[EventRow]) -> Result<Positions, String> {
-    let (_, start, _) = start_of(row)?;
+    let (spec, start) = start_of(row)?;
     let mut moves: Vec<MoveInfo> = Vec::new();
     for e in events {
         let stored: StoredEvent =
@@ -57,6 +60,6 @@ pub fn from_store(row: &GameRow, events: &[EventRow]) -> Result<Positions, Strin
     Ok(Positions {
         game: row.id.clone(),
         v: events.len() as u64,
-        positions: positions(&start, &moves)?,
+        positions: positions(&spec, &start, &moves)?,
     })
 }
