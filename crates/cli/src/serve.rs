@@ -29,6 +29,10 @@ pub struct Args {
     /// to this long more per move.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=1000))]
     commit_ms: u64,
+    /// Searches (AI moves, analysis) that may run at once on this node; by default the cores
+    /// but one, at least one.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    engine_threads: Option<u16>,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -46,6 +50,9 @@ pub fn run(args: Args) -> Result<()> {
         grace: Duration::from_secs(args.grace),
         redis: args.redis,
         commit_interval: Duration::from_millis(args.commit_ms),
+        engine_threads: args
+            .engine_threads
+            .map_or_else(cannonade_server::engines::default_threads, usize::from),
         ..cannonade_server::Config::default()
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;

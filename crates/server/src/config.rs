@@ -35,6 +35,8 @@ pub struct Config {
     /// The least time between the starts of two group commits (a move arriving after a
     /// quiet spell is committed at once; under load each commit gathers this long's rows).
     pub commit_interval: Duration,
+    /// Searches that may run at once (AI moves and analysis): the engine service's threads.
+    pub engine_threads: usize,
 }
 
 impl Default for Config {
@@ -57,6 +59,7 @@ impl Default for Config {
             // (docs/server.md). 10 ms keeps commits to 100 a second a node, for at most
             // 10 ms more per move under load and nothing after a quiet spell.
             commit_interval: Duration::from_millis(10),
+            engine_threads: crate::engines::default_threads(),
         }
     }
 }

@@ -9,6 +9,7 @@
 
 pub mod cluster;
 mod config;
+pub mod engines;
 pub mod game;
 mod http;
 mod ids;

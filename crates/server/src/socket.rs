@@ -371,9 +371,7 @@ impl Socket {
                     app.writer.store_user_soon(self.conn.user.clone());
                 }
                 let h = self.handle(&id).await?;
-                if h.tx.send(Cmd::Client { conn: self.conn.clone(), msg, at }).await.is_err() {
-                    return Err((ErrorCode::NotFound, "the game closed; watch it again".into()));
-                }
+                h.client(self.conn.clone(), msg, at).await?;
             }
         }
         Ok(())

@@ -2,6 +2,7 @@
 
 use crate::cluster::Cluster;
 use crate::config::Config;
+use crate::engines::Engines;
 use crate::game::GameHandle;
 use crate::lobby::Lobby;
 use crate::metrics::Metrics;
@@ -26,6 +27,8 @@ pub struct App {
     pub store: Arc<dyn Store>,
     /// Group-commit writer of game events.
     pub writer: Writer,
+    /// The engine service: every search runs there.
+    pub engines: Engines,
     /// Counters for `/metrics`.
     pub metrics: Arc<Metrics>,
     /// Games in memory by id.
@@ -124,6 +127,7 @@ impl App {
         let metrics = Arc::new(Metrics::default());
         Arc::new(App {
             writer: Writer::start(store.clone(), metrics.clone(), config.commit_interval),
+            engines: Engines::start(config.engine_threads),
             config,
             store,
             metrics,

@@ -12,12 +12,12 @@
 
 use crate::metrics::Metrics;
 use crate::session::{self, UserCtx};
-use cannonade_store::{EventRow, ProposalRow, Store, StoreError};
+use cannonade_store::{ChatRow, Commit, EventRow, ProposalRow, Store, StoreError};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 
 type Reply = oneshot::Sender<Result<(), StoreError>>;
@@ -26,6 +26,7 @@ type Task = Box<dyn FnOnce(Arc<dyn Store>) -> Pin<Box<dyn Future<Output = ()> + 
 enum Job {
     Append(Vec<EventRow>, Reply),
     Propose(ProposalRow, Reply),
+    Chat(ChatRow, Reply),
     /// Users to store with the next commit if they are not stored yet; nobody waits.
     Users(Vec<Arc<UserCtx>>),
     Exec(Task),
@@ -35,6 +36,7 @@ enum Job {
 #[derive(Clone, Debug)]
 pub struct Writer {
     tx: mpsc::Sender<Job>,
+    health: watch::Receiver<bool>,
 }
 
 impl std::fmt::Debug for Job {
@@ -42,6 +44,7 @@ impl std::fmt::Debug for Job {
         match self {
             Job::Append(rows, _) => write!(f, "Append({} rows)", rows.len()),
             Job::Propose(row, _) => write!(f, "Propose({}, {})", row.game_id, row.ply),
+            Job::Chat(row, _) => write!(f, "Chat({}, {})", row.game_id, row.n),
             Job::Users(users) => write!(f, "Users({})", users.len()),
             Job::Exec(_) => f.write_str("Exec"),
         }
@@ -56,36 +59,52 @@ const MAX_BATCH: usize = 1024;
 struct Batch {
     events: Vec<(Vec<EventRow>, Reply)>,
     proposals: Vec<(ProposalRow, Reply)>,
+    chat: Vec<(ChatRow, Reply)>,
     users: Vec<Arc<UserCtx>>,
 }
 
-/// Commits a batch in one transaction and answers each request. When it fails, each request
-/// (and the users) is tried alone, so one bad request does not fail its neighbours.
-async fn commit(store: &Arc<dyn Store>, metrics: &Metrics, batch: Batch) {
-    let Batch { events, proposals, users } = batch;
+/// Commits a batch in one transaction and answers each request; `Ok` when the store took it
+/// (or there was nothing to write). When it fails, each request (and the users) is tried
+/// alone, so one bad request does not fail its neighbours; the batch counts as failed when
+/// any of them fails.
+async fn commit(store: &Arc<dyn Store>, metrics: &Metrics, batch: Batch) -> Result<(), StoreError> {
+    let Batch { events, proposals, chat, users } = batch;
     let players = session::unsaved_once(&users);
-    if events.is_empty() && proposals.is_empty() && players.is_empty() {
-        return;
-    }
     let all: Vec<EventRow> = events.iter().flat_map(|(r, _)| r.iter().cloned()).collect();
     let rows: Vec<ProposalRow> = proposals.iter().map(|(r, _)| r.clone()).collect();
+    let lines: Vec<ChatRow> = chat.iter().map(|(r, _)| r.clone()).collect();
+    let whole = Commit { events: &all, players: &players, proposals: &rows, chat: &lines };
+    if whole.is_empty() {
+        return Ok(());
+    }
     let started = std::time::Instant::now();
-    let result = store.commit(&all, &players, &rows).await;
+    let result = store.commit(whole).await;
     metrics.store_commit.observe(started.elapsed().as_micros() as u64);
     metrics.store_batches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let requests = events.len() + proposals.len() + (!players.is_empty()) as usize;
+    let requests = events.len() + proposals.len() + chat.len() + (!players.is_empty()) as usize;
     match result {
         Ok(()) => {
             users.iter().for_each(|u| session::saved(u));
-            replies(events, proposals).for_each(|reply| drop(reply.send(Ok(()))));
+            replies(events, proposals, chat).for_each(|reply| drop(reply.send(Ok(()))));
+            Ok(())
         }
         Err(e) if requests > 1 => {
             tracing::warn!("batched commit failed ({e}); retrying one by one");
+            let mut failed = None;
+            let mut answer = |reply: Reply, result: Result<(), StoreError>| {
+                if let Err(e) = &result {
+                    failed.get_or_insert(e.clone());
+                }
+                let _ = reply.send(result);
+            };
             for (rows, reply) in events {
-                let _ = reply.send(store.append(&rows, &[]).await);
+                answer(reply, store.append(&rows, &[]).await);
             }
             for (row, reply) in proposals {
-                let _ = reply.send(store.propose(std::slice::from_ref(&row)).await);
+                answer(reply, store.propose(std::slice::from_ref(&row)).await);
+            }
+            for (row, reply) in chat {
+                answer(reply, store.add_chat(&row).await);
             }
             if !players.is_empty() {
                 match store.append(&[], &players).await {
@@ -93,12 +112,14 @@ async fn commit(store: &Arc<dyn Store>, metrics: &Metrics, batch: Batch) {
                     Err(e) => tracing::warn!("{} new users not stored: {e}", players.len()),
                 }
             }
+            failed.map_or(Ok(()), Err)
         }
         Err(e) => {
             if !players.is_empty() {
                 tracing::warn!("{} new users not stored: {e}", players.len());
             }
-            replies(events, proposals).for_each(|reply| drop(reply.send(Err(e.clone()))));
+            replies(events, proposals, chat).for_each(|reply| drop(reply.send(Err(e.clone()))));
+            Err(e)
         }
     }
 }
@@ -107,18 +128,45 @@ async fn commit(store: &Arc<dyn Store>, metrics: &Metrics, batch: Batch) {
 fn replies(
     events: Vec<(Vec<EventRow>, Reply)>,
     proposals: Vec<(ProposalRow, Reply)>,
+    chat: Vec<(ChatRow, Reply)>,
 ) -> impl Iterator<Item = Reply> {
-    events.into_iter().map(|(_, r)| r).chain(proposals.into_iter().map(|(_, r)| r))
+    events
+        .into_iter()
+        .map(|(_, r)| r)
+        .chain(proposals.into_iter().map(|(_, r)| r))
+        .chain(chat.into_iter().map(|(_, r)| r))
 }
+
+/// While the store fails, it is probed this often; the first probe that writes makes it
+/// healthy again.
+const PROBE_EVERY: Duration = Duration::from_secs(1);
 
 impl Writer {
     /// Starts the writer task; commits start at least `interval` apart.
     pub fn start(store: Arc<dyn Store>, metrics: Arc<Metrics>, interval: Duration) -> Writer {
         let (tx, mut rx) = mpsc::channel::<Job>(8192);
+        let (healthy, health) = watch::channel(true);
         tokio::spawn(async move {
             let mut later: Vec<Task> = Vec::new();
             let mut last_commit: Option<Instant> = None;
-            while let Some(first) = rx.recv().await {
+            loop {
+                // While the store fails, a probe write every second tells when it takes
+                // writes again (a full disk freed), without waiting for a move to try.
+                let first = if *healthy.borrow() {
+                    rx.recv().await
+                } else {
+                    match tokio::time::timeout(PROBE_EVERY, rx.recv()).await {
+                        Ok(job) => job,
+                        Err(_) => {
+                            if store.probe().await.is_ok() {
+                                tracing::info!("the store takes writes again");
+                                healthy.send_replace(true);
+                            }
+                            continue;
+                        }
+                    }
+                };
+                let Some(first) = first else { break };
                 if let Some(due) = last_commit.map(|at| at + interval)
                     && Instant::now() < due
                 {
@@ -137,6 +185,10 @@ impl Writer {
                             rows += 1;
                             batch.proposals.push((row, reply));
                         }
+                        Job::Chat(row, reply) => {
+                            rows += 1;
+                            batch.chat.push((row, reply));
+                        }
                         Job::Users(u) => {
                             rows += u.len();
                             batch.users.extend(u);
@@ -148,18 +200,38 @@ impl Writer {
                     }
                 }
                 last_commit = Some(Instant::now());
-                commit(&store, &metrics, batch).await;
+                let ok = commit(&store, &metrics, batch).await.is_ok();
+                if ok != *healthy.borrow() {
+                    if ok {
+                        tracing::info!("the store takes writes again");
+                    } else {
+                        tracing::error!("the store cannot take writes; games are held");
+                    }
+                    healthy.send_replace(ok);
+                }
                 for task in later.drain(..) {
                     task(store.clone()).await;
                 }
             }
         });
-        Writer { tx }
+        Writer { tx, health }
+    }
+
+    /// Whether the store takes writes: `false` from a failed commit until a write (a later
+    /// commit or the writer's probe) succeeds. Games hold their clocks meanwhile.
+    pub fn health(&self) -> watch::Receiver<bool> {
+        self.health.clone()
     }
 
     /// Commits `rows`; returns once they are durable (or failed, with nothing written).
     pub async fn append(&self, rows: Vec<EventRow>) -> Result<(), StoreError> {
         self.commit_with(|reply| Job::Append(rows, reply)).await
+    }
+
+    /// Stores a chat line with the next group commit; returns once it is durable (or
+    /// failed).
+    pub async fn chat(&self, row: ChatRow) -> Result<(), StoreError> {
+        self.commit_with(|reply| Job::Chat(row, reply)).await
     }
 
     /// Stores a spectator's proposal with the next group commit; returns once it is durable

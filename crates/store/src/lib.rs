@@ -23,6 +23,32 @@ use std::pin::Pin;
 /// A boxed future of a store call (the trait is used as `dyn Store`).
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
 
+/// What one group commit writes, in one transaction: game events, new players (users with
+/// their sessions: spectators who proposed, whose scores are kept under their ids),
+/// spectators' proposals (each replacing its spectator's earlier proposal in the same game;
+/// of the rows for one spectator and game, the last one given counts) and chat lines.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Commit<'a> {
+    /// Game events.
+    pub events: &'a [EventRow],
+    /// New players.
+    pub players: &'a [NewPlayer],
+    /// Spectators' proposals.
+    pub proposals: &'a [ProposalRow],
+    /// Chat lines.
+    pub chat: &'a [ChatRow],
+}
+
+impl Commit<'_> {
+    /// Whether it writes nothing.
+    pub fn is_empty(&self) -> bool {
+        self.events.is_empty()
+            && self.players.is_empty()
+            && self.proposals.is_empty()
+            && self.chat.is_empty()
+    }
+}
+
 /// Everything the server keeps across restarts.
 pub trait Store: Send + Sync + 'static {
     /// Records a new live game and the players written with it (users taking their first
@@ -33,25 +59,20 @@ pub trait Store: Send + Sync + 'static {
         game: &'a GameRow,
         new_players: &'a [NewPlayer],
     ) -> StoreFuture<'a, ()>;
-    /// One group commit, in one transaction: game events, new players (users with their
-    /// sessions: spectators who proposed, whose scores are kept under their ids) and
-    /// spectators' proposals (each replacing its spectator's earlier proposal in the same
-    /// game; of the rows for one spectator and game, the last one given counts). When this
-    /// returns `Ok`, everything is durable; on `Err`, nothing is.
-    fn commit<'a>(
-        &'a self,
-        events: &'a [EventRow],
-        new_players: &'a [NewPlayer],
-        proposals: &'a [ProposalRow],
-    ) -> StoreFuture<'a, ()>;
+    /// One group commit, in one transaction (see [`Commit`]). When this returns `Ok`,
+    /// everything is durable; on `Err`, nothing is, and the store is left as it was (a
+    /// connection whose transaction failed is closed, not reused).
+    fn commit<'a>(&'a self, batch: Commit<'a>) -> StoreFuture<'a, ()>;
     /// [`Store::commit`] of events and new players.
     fn append<'a>(
         &'a self,
         events: &'a [EventRow],
         new_players: &'a [NewPlayer],
     ) -> StoreFuture<'a, ()> {
-        self.commit(events, new_players, &[])
+        self.commit(Commit { events, players: new_players, ..Commit::default() })
     }
+    /// A small write that needs room on disk: `Ok` when the store takes writes.
+    fn probe(&self) -> StoreFuture<'_, ()>;
     /// Marks a game finished with its result, crowd record and export, and writes rating
     /// changes, in one transaction.
     fn finish<'a>(&'a self, finish: &'a Finish) -> StoreFuture<'a, ()>;
@@ -64,12 +85,14 @@ pub trait Store: Send + Sync + 'static {
     /// A game's events in version order.
     fn events<'a>(&'a self, game_id: &'a str) -> StoreFuture<'a, Vec<EventRow>>;
     /// Stores a chat line.
-    fn add_chat<'a>(&'a self, line: &'a ChatRow) -> StoreFuture<'a, ()>;
+    fn add_chat<'a>(&'a self, line: &'a ChatRow) -> StoreFuture<'a, ()> {
+        self.commit(Commit { chat: std::slice::from_ref(line), ..Commit::default() })
+    }
     /// A game's last `limit` chat lines, oldest first.
     fn chat<'a>(&'a self, game_id: &'a str, limit: u32) -> StoreFuture<'a, Vec<ChatRow>>;
     /// [`Store::commit`] of spectators' proposals.
     fn propose<'a>(&'a self, rows: &'a [ProposalRow]) -> StoreFuture<'a, ()> {
-        self.commit(&[], &[], rows)
+        self.commit(Commit { proposals: rows, ..Commit::default() })
     }
     /// A game's stored proposals for `ply` (those of other plies are stale), by spectator.
     fn proposals<'a>(&'a self, game_id: &'a str, ply: i64) -> StoreFuture<'a, Vec<ProposalRow>>;

@@ -12,6 +12,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (2, "user games", include_str!("../migrations/0002_user_games.sql")),
     (3, "game chat", include_str!("../migrations/0003_game_chat.sql")),
     (4, "game proposals", include_str!("../migrations/0004_game_proposals.sql")),
+    (5, "store health", include_str!("../migrations/0005_store_health.sql")),
 ];
 
 /// The embedded migrations as a sqlx source.

@@ -3,11 +3,12 @@
 
 use crate::migrations::migrator;
 use crate::{
-    ChatRow, EventRow, Finish, GameRow, NewPlayer, ProposalRow, RatingRow, Store, StoreError,
-    StoreFuture, User,
+    ChatRow, Commit, EventRow, Finish, GameRow, NewPlayer, ProposalRow, RatingRow, Store,
+    StoreError, StoreFuture, User,
 };
 use sqlx::any::{AnyPoolOptions, AnyRow};
-use sqlx::{AnyConnection, AnyPool, Row};
+use sqlx::pool::PoolConnection;
+use sqlx::{Any, AnyConnection, AnyPool, Connection, Row};
 use std::fmt::Write;
 
 /// A store on SQLite or PostgreSQL, picked by the URL's scheme.
@@ -97,118 +98,30 @@ impl SqlStore {
         g: &GameRow,
         new_players: &[NewPlayer],
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        insert_players(&mut tx, new_players).await?;
-        let sql = format!(
-            "INSERT INTO games ({GAME_COLUMNS}) VALUES \
-             ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21)"
-        );
-        sqlx::query(&sql)
-            .bind(&g.id)
-            .bind(&g.kind)
-            .bind(&g.options)
-            .bind(&g.start_fen)
-            .bind(g.initial_ms)
-            .bind(g.increment_ms)
-            .bind(g.rated as i64)
-            .bind(&g.users[0])
-            .bind(&g.users[1])
-            .bind(&g.names[0])
-            .bind(&g.names[1])
-            .bind(g.ai[0])
-            .bind(g.ai[1])
-            .bind(&g.seed)
-            .bind(&g.commitment)
-            .bind(&g.status)
-            .bind(&g.result)
-            .bind(&g.crowd)
-            .bind(&g.export)
-            .bind(g.created_ms)
-            .bind(g.ended_ms)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(())
+        let mut conn = self.pool.acquire().await?;
+        let result = create_game_on(&mut conn, g, new_players).await;
+        discard_on_error(conn, result).await
     }
 
-    async fn commit_inner(
-        &self,
-        events: &[EventRow],
-        new_players: &[NewPlayer],
-        proposals: &[ProposalRow],
-    ) -> Result<(), StoreError> {
-        if events.is_empty() && new_players.is_empty() && proposals.is_empty() {
+    async fn commit_inner(&self, batch: Commit<'_>) -> Result<(), StoreError> {
+        if batch.is_empty() {
             return Ok(());
         }
-        let mut tx = self.pool.begin().await?;
-        insert_players(&mut tx, new_players).await?;
-        // One statement per chunk, not per row: a group commit of many games' moves costs one
-        // round trip to the database (or to SQLite's worker thread) per chunk.
-        for chunk in chunks(events, ROWS_PER_INSERT) {
-            let sql = insert_many("game_events (game_id, v, body)", chunk.len(), 3);
-            let mut query = sqlx::query(&sql);
-            for e in chunk {
-                query = query.bind(&e.game_id).bind(e.v).bind(&e.body);
-            }
-            query.execute(&mut *tx).await?;
-        }
-        // The last row of each spectator and game: one statement may not touch a row twice
-        // (PostgreSQL refuses an upsert that does).
-        let mut seen = std::collections::HashSet::with_capacity(proposals.len());
-        let last: Vec<&ProposalRow> = proposals
-            .iter()
-            .rev()
-            .filter(|r| seen.insert((r.game_id.as_str(), r.user_id.as_str())))
-            .collect();
-        for chunk in chunks(&last, ROWS_PER_INSERT) {
-            let mut sql = insert_many("game_proposals (game_id, user_id, ply, mv)", chunk.len(), 4);
-            sql.push_str(
-                " ON CONFLICT (game_id, user_id) DO UPDATE SET ply = excluded.ply, mv = excluded.mv",
-            );
-            let mut query = sqlx::query(&sql);
-            for r in chunk {
-                query = query.bind(&r.game_id).bind(&r.user_id).bind(r.ply).bind(&r.mv);
-            }
-            query.execute(&mut *tx).await?;
-        }
-        tx.commit().await?;
-        Ok(())
+        let mut conn = self.pool.acquire().await?;
+        let result = commit_on(&mut conn, batch).await;
+        discard_on_error(conn, result).await
+    }
+
+    async fn probe_inner(&self) -> Result<(), StoreError> {
+        let mut conn = self.pool.acquire().await?;
+        let result = probe_on(&mut conn).await;
+        discard_on_error(conn, result).await
     }
 
     async fn finish_inner(&self, f: &Finish) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "UPDATE games SET status = 'over', result = $1, crowd = $2, export = $3, \
-             ended_ms = $4 WHERE id = $5",
-        )
-        .bind(&f.result)
-        .bind(&f.crowd)
-        .bind(&f.export)
-        .bind(f.ended_ms)
-        .bind(&f.game_id)
-        .execute(&mut *tx)
-        .await?;
-        for r in &f.ratings {
-            sqlx::query("DELETE FROM ratings WHERE user_id = $1 AND kind = $2")
-                .bind(&r.user_id)
-                .bind(&r.kind)
-                .execute(&mut *tx)
-                .await?;
-            sqlx::query(
-                "INSERT INTO ratings (user_id, kind, rating, rd, volatility, games) \
-                 VALUES ($1, $2, $3, $4, $5, $6)",
-            )
-            .bind(&r.user_id)
-            .bind(&r.kind)
-            .bind(r.rating)
-            .bind(r.rd)
-            .bind(r.volatility)
-            .bind(r.games)
-            .execute(&mut *tx)
-            .await?;
-        }
-        tx.commit().await?;
-        Ok(())
+        let mut conn = self.pool.acquire().await?;
+        let result = finish_on(&mut conn, f).await;
+        discard_on_error(conn, result).await
     }
 
     async fn game_inner(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
@@ -251,16 +164,6 @@ impl SqlStore {
             })
         };
         Ok(rows.iter().map(read).collect::<Result<_, _>>()?)
-    }
-
-    async fn add_chat_inner(&self, line: &ChatRow) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO game_chat (game_id, n, body) VALUES ($1, $2, $3)")
-            .bind(&line.game_id)
-            .bind(line.n)
-            .bind(&line.body)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
     }
 
     async fn chat_inner(&self, game_id: &str, limit: u32) -> Result<Vec<ChatRow>, StoreError> {
@@ -439,6 +342,155 @@ async fn insert_user(conn: &mut AnyConnection, u: &User) -> Result<(), StoreErro
     Ok(())
 }
 
+/// A connection whose write failed is closed rather than given back to the pool: SQLite
+/// keeps a transaction open when its `COMMIT` fails on a full disk, and a pooled connection
+/// with an open transaction would take every later write into a transaction that never
+/// commits (acknowledged, yet lost) and hold the write lock from every other connection.
+/// Closing it rolls the transaction back; the pool opens a fresh one.
+async fn discard_on_error<T>(
+    conn: PoolConnection<Any>,
+    result: Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    if result.is_err() {
+        let _ = conn.close().await;
+    }
+    result
+}
+
+async fn create_game_on(
+    conn: &mut AnyConnection,
+    g: &GameRow,
+    new_players: &[NewPlayer],
+) -> Result<(), StoreError> {
+    let mut tx = conn.begin().await?;
+    insert_players(&mut tx, new_players).await?;
+    let sql = format!(
+        "INSERT INTO games ({GAME_COLUMNS}) VALUES \
+         ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21)"
+    );
+    sqlx::query(&sql)
+        .bind(&g.id)
+        .bind(&g.kind)
+        .bind(&g.options)
+        .bind(&g.start_fen)
+        .bind(g.initial_ms)
+        .bind(g.increment_ms)
+        .bind(g.rated as i64)
+        .bind(&g.users[0])
+        .bind(&g.users[1])
+        .bind(&g.names[0])
+        .bind(&g.names[1])
+        .bind(g.ai[0])
+        .bind(g.ai[1])
+        .bind(&g.seed)
+        .bind(&g.commitment)
+        .bind(&g.status)
+        .bind(&g.result)
+        .bind(&g.crowd)
+        .bind(&g.export)
+        .bind(g.created_ms)
+        .bind(g.ended_ms)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn commit_on(conn: &mut AnyConnection, batch: Commit<'_>) -> Result<(), StoreError> {
+    let Commit { events, players: new_players, proposals, chat } = batch;
+    let mut tx = conn.begin().await?;
+    insert_players(&mut tx, new_players).await?;
+    // One statement per chunk, not per row: a group commit of many games' moves costs one
+    // round trip to the database (or to SQLite's worker thread) per chunk.
+    for chunk in chunks(events, ROWS_PER_INSERT) {
+        let sql = insert_many("game_events (game_id, v, body)", chunk.len(), 3);
+        let mut query = sqlx::query(&sql);
+        for e in chunk {
+            query = query.bind(&e.game_id).bind(e.v).bind(&e.body);
+        }
+        query.execute(&mut *tx).await?;
+    }
+    // The last row of each spectator and game: one statement may not touch a row twice
+    // (PostgreSQL refuses an upsert that does).
+    let mut seen = std::collections::HashSet::with_capacity(proposals.len());
+    let last: Vec<&ProposalRow> = proposals
+        .iter()
+        .rev()
+        .filter(|r| seen.insert((r.game_id.as_str(), r.user_id.as_str())))
+        .collect();
+    for chunk in chunks(&last, ROWS_PER_INSERT) {
+        let mut sql = insert_many("game_proposals (game_id, user_id, ply, mv)", chunk.len(), 4);
+        sql.push_str(
+            " ON CONFLICT (game_id, user_id) DO UPDATE SET ply = excluded.ply, mv = excluded.mv",
+        );
+        let mut query = sqlx::query(&sql);
+        for r in chunk {
+            query = query.bind(&r.game_id).bind(&r.user_id).bind(r.ply).bind(&r.mv);
+        }
+        query.execute(&mut *tx).await?;
+    }
+    for chunk in chunks(chat, ROWS_PER_INSERT) {
+        let sql = insert_many("game_chat (game_id, n, body)", chunk.len(), 3);
+        let mut query = sqlx::query(&sql);
+        for line in chunk {
+            query = query.bind(&line.game_id).bind(line.n).bind(&line.body);
+        }
+        query.execute(&mut *tx).await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Rewrites the health row: one small write, which needs disk space.
+async fn probe_on(conn: &mut AnyConnection) -> Result<(), StoreError> {
+    let mut tx = conn.begin().await?;
+    sqlx::query(
+        "INSERT INTO store_health (id, at_ms) VALUES (1, $1) \
+         ON CONFLICT (id) DO UPDATE SET at_ms = excluded.at_ms",
+    )
+    .bind(now_ms())
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn finish_on(conn: &mut AnyConnection, f: &Finish) -> Result<(), StoreError> {
+    let mut tx = conn.begin().await?;
+    sqlx::query(
+        "UPDATE games SET status = 'over', result = $1, crowd = $2, export = $3, \
+         ended_ms = $4 WHERE id = $5",
+    )
+    .bind(&f.result)
+    .bind(&f.crowd)
+    .bind(&f.export)
+    .bind(f.ended_ms)
+    .bind(&f.game_id)
+    .execute(&mut *tx)
+    .await?;
+    for r in &f.ratings {
+        sqlx::query("DELETE FROM ratings WHERE user_id = $1 AND kind = $2")
+            .bind(&r.user_id)
+            .bind(&r.kind)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "INSERT INTO ratings (user_id, kind, rating, rd, volatility, games) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&r.user_id)
+        .bind(&r.kind)
+        .bind(r.rating)
+        .bind(r.rd)
+        .bind(r.volatility)
+        .bind(r.games)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
 async fn insert_session(
     conn: &mut AnyConnection,
     token_hash: &str,
@@ -469,13 +521,11 @@ impl Store for SqlStore {
     ) -> StoreFuture<'a, ()> {
         Box::pin(self.create_game_inner(game, new_players))
     }
-    fn commit<'a>(
-        &'a self,
-        events: &'a [EventRow],
-        new_players: &'a [NewPlayer],
-        proposals: &'a [ProposalRow],
-    ) -> StoreFuture<'a, ()> {
-        Box::pin(self.commit_inner(events, new_players, proposals))
+    fn commit<'a>(&'a self, batch: Commit<'a>) -> StoreFuture<'a, ()> {
+        Box::pin(self.commit_inner(batch))
+    }
+    fn probe(&self) -> StoreFuture<'_, ()> {
+        Box::pin(self.probe_inner())
     }
     fn finish<'a>(&'a self, finish: &'a Finish) -> StoreFuture<'a, ()> {
         Box::pin(self.finish_inner(finish))
@@ -491,9 +541,6 @@ impl Store for SqlStore {
     }
     fn events<'a>(&'a self, game_id: &'a str) -> StoreFuture<'a, Vec<EventRow>> {
         Box::pin(self.events_inner(game_id))
-    }
-    fn add_chat<'a>(&'a self, line: &'a ChatRow) -> StoreFuture<'a, ()> {
-        Box::pin(self.add_chat_inner(line))
     }
     fn chat<'a>(&'a self, game_id: &'a str, limit: u32) -> StoreFuture<'a, Vec<ChatRow>> {
         Box::pin(self.chat_inner(game_id, limit))

@@ -283,6 +283,17 @@ pub enum ServerMsg {
         /// Proposed moves, most proposed first.
         counts: Vec<TallyEntry>,
     },
+    /// Players: the game is on hold (`held: true`, both clocks stopped, moves refused)
+    /// because the server cannot save moves, or goes on again (`held: false`). `message`
+    /// says so in plain words.
+    Held {
+        /// The game id.
+        game: String,
+        /// Whether the game is on hold.
+        held: bool,
+        /// What happened, for people.
+        message: String,
+    },
     /// Spectators only: this spectator's own score of proposals, when they join a game in
     /// which they proposed (after each move it comes with the move's reveal).
     Score {

@@ -148,7 +148,7 @@ pub fn start(app: &Arc<App>, cluster: &Arc<Cluster>, row: GameRow, owner: String
     }
     let (tx, rx) = mpsc::channel(1024);
     let (bus_tx, bus_rx) = mpsc::unbounded_channel();
-    let handle = GameHandle { tx, summary: summary.clone() };
+    let handle = GameHandle { side: tx.clone(), tx, summary: summary.clone() };
     games.insert(row.id.clone(), handle.clone());
     drop(games);
     let subs: Arc<Mutex<Subs>> = Arc::default();
@@ -317,9 +317,10 @@ impl Relay {
             // The engine runs on the owner, and so do a proposal's store write and answer; a
             // relay has no lease to lose, and the owner is the one that counts followers.
             // `game::positions` asks only a game's actor and reads the store for a relayed game
-            // (a dropped reply sends it there too).
+            // (a dropped reply sends it there too). So do a chat line's store write and answer.
             Cmd::Ai { .. }
             | Cmd::Proposed { .. }
+            | Cmd::Chatted { .. }
             | Cmd::Lost
             | Cmd::Following { .. }
             | Cmd::Positions { .. } => {}

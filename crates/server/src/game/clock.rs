@@ -1,20 +1,28 @@
-//! The server's clocks: measured with the monotonic clock of the runtime (so tests can pause
-//! time), never taken from a client. Besides each seat's clock, a game of one of Commander
+//! The server's clocks: measured by the server, never taken from a client. Times are
+//! milliseconds on a monotonic scale the caller gives ([`Ms`]), so the clocks are plain data
+//! that tests drive without a runtime. Besides each seat's clock, a game of one of Commander
 //! Chess's scored formats has a game timer (rules §13.3): the time of the whole game, which
 //! runs whenever a seat's clock runs.
+//!
+//! A move is charged to its mover up to the moment the server received it
+//! ([`Clock::press`]); the opponent's clock starts when the move is sent to the opponent
+//! ([`Clock::start`]), so the time the server spends storing a move (and whatever queues in
+//! front of it) is nobody's.
 
 use cannonade_core::Side;
 use cannonade_wire::{ClockState, TimeControl};
-use tokio::time::Instant;
+
+/// Milliseconds on the server's monotonic clock.
+pub type Ms = u64;
 
 /// Two clocks, at most one running, and an optional game timer.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Clock {
     tc: TimeControl,
     remaining: [u64; 2],
     /// The game timer's time left when the running clock started (`None`: no game timer).
     game: Option<u64>,
-    running: Option<(Side, Instant)>,
+    running: Option<(Side, Ms)>,
 }
 
 /// Time ran out.
@@ -32,7 +40,7 @@ impl Clock {
         Clock { tc, remaining: [tc.initial_ms; 2], game: game_ms, running: None }
     }
 
-    /// Clocks restored at the times of a stored state, none running.
+    /// Clocks at the times of a stored state, none running.
     pub fn restored(tc: TimeControl, state: &ClockState) -> Clock {
         Clock { tc, remaining: state.remaining_ms, game: state.game_ms, running: None }
     }
@@ -43,12 +51,12 @@ impl Clock {
     }
 
     /// Time run since the running clock started.
-    fn elapsed(&self, now: Instant) -> u64 {
-        self.running.map_or(0, |(_, since)| now.saturating_duration_since(since).as_millis() as u64)
+    fn elapsed(&self, now: Ms) -> u64 {
+        self.running.map_or(0, |(_, since)| now.saturating_sub(since))
     }
 
     /// Time left for `side` at `now`.
-    pub fn remaining(&self, side: Side, now: Instant) -> u64 {
+    pub fn remaining(&self, side: Side, now: Ms) -> u64 {
         let base = self.remaining[side.index()];
         match self.running {
             Some((s, _)) if s == side => base.saturating_sub(self.elapsed(now)),
@@ -57,7 +65,7 @@ impl Clock {
     }
 
     /// Time left on the game timer at `now`, if the game has one.
-    pub fn game_left(&self, now: Instant) -> Option<u64> {
+    pub fn game_left(&self, now: Ms) -> Option<u64> {
         self.game.map(|g| g.saturating_sub(self.elapsed(now)))
     }
 
@@ -67,7 +75,7 @@ impl Clock {
     }
 
     /// What has run out at `now`, if anything: the game timer is looked at first.
-    pub fn expired(&self, now: Instant) -> Option<Expired> {
+    pub fn expired(&self, now: Ms) -> Option<Expired> {
         let side = self.running()?;
         if self.game_left(now) == Some(0) {
             Some(Expired::GameTime)
@@ -78,15 +86,16 @@ impl Clock {
         }
     }
 
-    /// Starts `side`'s clock (stopping the other without charging it).
-    pub fn start(&mut self, side: Side, now: Instant) {
+    /// Starts `side`'s clock at `now` (a running clock is stopped first and charged).
+    pub fn start(&mut self, side: Side, now: Ms) {
+        self.stop(now);
         if !self.untimed() {
             self.running = Some((side, now));
         }
     }
 
     /// Stops the running clock, charging it and the game timer the time used.
-    pub fn stop(&mut self, now: Instant) {
+    pub fn stop(&mut self, now: Ms) {
         if let Some((side, _)) = self.running {
             self.remaining[side.index()] = self.remaining(side, now);
             self.game = self.game_left(now);
@@ -94,49 +103,40 @@ impl Clock {
         }
     }
 
-    /// `side` completed a move at `now`: its time used is charged (to its clock and the game
-    /// timer) and the increment added, and the opponent's clock starts. A move on a stopped
-    /// clock (the game's first moves) charges nothing. `Err` when time ran out before the
-    /// move; the clocks are then stopped at zero.
-    pub fn press(&mut self, side: Side, now: Instant) -> Result<(), Expired> {
+    /// `side` completed a move received at `at`: its time used is charged (to its clock and
+    /// the game timer), the increment added, and the clocks stopped until the move reaches
+    /// the opponent ([`Clock::start`]). A move on a stopped clock (the game's first moves)
+    /// charges nothing. `Err` when time ran out before the move; the clocks are then stopped
+    /// at zero.
+    pub fn press(&mut self, side: Side, at: Ms) -> Result<(), Expired> {
         if self.untimed() {
             return Ok(());
         }
-        if let Some((running, _)) = self.running
-            && running == side
-        {
-            if let Some(expired) = self.expired(now) {
-                self.stop(now);
-                return Err(expired);
-            }
-            let left = self.remaining(side, now);
-            self.game = self.game_left(now);
-            if !self.tc.untimed() {
-                self.remaining[side.index()] = left + self.tc.increment_ms;
-            }
+        let charged = self.running() == Some(side);
+        if charged && let Some(expired) = self.expired(at) {
+            self.stop(at);
+            return Err(expired);
         }
-        self.running = Some((side.opponent(), now));
+        self.stop(at);
+        if charged && !self.tc.untimed() {
+            self.remaining[side.index()] += self.tc.increment_ms;
+        }
         Ok(())
     }
 
     /// When the running side's time or the game timer runs out, whichever comes first.
-    pub fn deadline(&self) -> Option<Instant> {
+    pub fn deadline(&self) -> Option<Ms> {
         let (side, since) = self.running?;
-        let ms = |left: u64| since + std::time::Duration::from_millis(left);
-        let flag = (!self.tc.untimed()).then(|| ms(self.remaining[side.index()]));
-        match (flag, self.game.map(ms)) {
+        let flag = (!self.tc.untimed()).then(|| since + self.remaining[side.index()]);
+        match (flag, self.game.map(|g| since + g)) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
     }
 
-    /// Sets both clocks (a takeback keeps the times as they are now).
-    pub fn set(&mut self, remaining: [u64; 2]) {
-        self.remaining = remaining;
-    }
-
-    /// The clocks as sent to clients.
-    pub fn state(&self, now: Instant) -> ClockState {
+    /// The clocks as sent to clients: `running` is the seat whose clock runs, or the seat
+    /// about to be started by `next`.
+    pub fn state(&self, now: Ms) -> ClockState {
         ClockState {
             remaining_ms: [self.remaining(Side::First, now), self.remaining(Side::Second, now)],
             running: self.running().map(Into::into),
@@ -148,114 +148,119 @@ impl Clock {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cannonade_wire::Seat;
-    use std::time::Duration;
 
     const TC: TimeControl = TimeControl { initial_ms: 10_000, increment_ms: 1_000 };
 
-    #[tokio::test(start_paused = true)]
-    async fn a_press_charges_the_time_used_and_adds_the_increment() {
+    /// A move pressed at `at`, reaching the opponent at `sent`.
+    fn moved(c: &mut Clock, side: Side, at: Ms, sent: Ms) -> Result<(), Expired> {
+        c.press(side, at)?;
+        c.start(side.opponent(), sent);
+        Ok(())
+    }
+
+    #[test]
+    fn a_press_charges_the_time_used_and_adds_the_increment() {
         let mut c = Clock::new(TC, None);
-        let t0 = Instant::now();
-        c.press(Side::First, t0).unwrap(); // the first move charges nothing
+        moved(&mut c, Side::First, 0, 0).unwrap(); // the first move charges nothing
         assert_eq!(c.running(), Some(Side::Second));
-        tokio::time::advance(Duration::from_millis(2_500)).await;
-        c.press(Side::Second, Instant::now()).unwrap();
-        assert_eq!(c.remaining(Side::Second, Instant::now()), 10_000 - 2_500 + 1_000);
-        assert_eq!(c.remaining(Side::First, Instant::now()), 10_000);
-        tokio::time::advance(Duration::from_millis(400)).await;
-        assert_eq!(c.remaining(Side::First, Instant::now()), 9_600);
+        moved(&mut c, Side::Second, 2_500, 2_500).unwrap();
+        assert_eq!(c.remaining(Side::Second, 2_500), 10_000 - 2_500 + 1_000);
+        assert_eq!(c.remaining(Side::First, 2_500), 10_000);
+        assert_eq!(c.remaining(Side::First, 2_900), 9_600);
     }
 
-    #[tokio::test(start_paused = true)]
-    async fn a_move_after_the_deadline_flags() {
+    /// The time between receiving a move and sending it on (storing it) is charged to
+    /// neither side.
+    #[test]
+    fn the_opponents_clock_starts_when_the_move_is_sent() {
         let mut c = Clock::new(TC, None);
-        c.press(Side::First, Instant::now()).unwrap();
-        let deadline = c.deadline().unwrap();
-        assert_eq!(deadline - Instant::now(), Duration::from_millis(10_000));
-        tokio::time::advance(Duration::from_millis(10_000)).await;
-        assert_eq!(c.press(Side::Second, Instant::now()), Err(Expired::Flag(Side::Second)));
-        assert_eq!(c.remaining(Side::Second, Instant::now()), 0);
+        moved(&mut c, Side::First, 0, 0).unwrap();
+        // Second's move arrives at 1 s and is told to First at 38 s (a store under load).
+        moved(&mut c, Side::Second, 1_000, 38_000).unwrap();
+        assert_eq!(c.remaining(Side::Second, 38_000), 10_000 - 1_000 + 1_000);
+        assert_eq!(c.remaining(Side::First, 38_000), 10_000);
+        assert_eq!(c.deadline(), Some(48_000));
     }
 
-    #[tokio::test(start_paused = true)]
-    async fn untimed_clocks_never_run() {
-        let mut c = Clock::new(TimeControl { initial_ms: 0, increment_ms: 0 }, None);
-        c.press(Side::First, Instant::now()).unwrap();
-        assert_eq!(c.deadline(), None);
-        assert_eq!(c.state(Instant::now()).running, None);
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn a_stopped_clock_charges_nothing_while_stopped() {
+    #[test]
+    fn a_move_after_the_deadline_flags() {
         let mut c = Clock::new(TC, None);
-        c.press(Side::First, Instant::now()).unwrap();
-        tokio::time::advance(Duration::from_millis(1_000)).await;
-        c.stop(Instant::now());
-        tokio::time::advance(Duration::from_secs(60)).await;
-        assert_eq!(c.remaining(Side::Second, Instant::now()), 9_000);
-        c.start(Side::Second, Instant::now());
-        tokio::time::advance(Duration::from_millis(500)).await;
-        assert_eq!(c.remaining(Side::Second, Instant::now()), 8_500);
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn the_game_timer_runs_for_both_sides_and_runs_out_first_on_points() {
-        // Rules §13.3: one timer for the whole game, whoever is thinking.
-        let mut c = Clock::new(TC, Some(5_000));
-        c.press(Side::First, Instant::now()).unwrap(); // the first move charges nothing
-        assert_eq!(c.game_left(Instant::now()), Some(5_000));
-        tokio::time::advance(Duration::from_millis(2_000)).await;
-        c.press(Side::Second, Instant::now()).unwrap();
-        tokio::time::advance(Duration::from_millis(2_500)).await;
-        c.press(Side::First, Instant::now()).unwrap();
-        assert_eq!(c.state(Instant::now()).game_ms, Some(500));
-        // The second seat has 9 s of its own left; the game timer ends first.
-        assert_eq!(c.remaining(Side::Second, Instant::now()), 9_000);
-        assert_eq!(c.deadline().unwrap() - Instant::now(), Duration::from_millis(500));
-        assert_eq!(c.expired(Instant::now()), None);
-        tokio::time::advance(Duration::from_millis(500)).await;
-        assert_eq!(c.expired(Instant::now()), Some(Expired::GameTime));
-        assert_eq!(c.press(Side::Second, Instant::now()), Err(Expired::GameTime));
-        assert_eq!(c.state(Instant::now()).game_ms, Some(0));
+        moved(&mut c, Side::First, 0, 0).unwrap();
+        assert_eq!(c.deadline(), Some(10_000));
+        assert_eq!(c.press(Side::Second, 10_000), Err(Expired::Flag(Side::Second)));
+        assert_eq!(c.remaining(Side::Second, 10_000), 0);
         assert_eq!(c.running(), None);
     }
 
-    #[tokio::test(start_paused = true)]
-    async fn a_seat_clock_still_flags_inside_the_game_time() {
-        let mut c = Clock::new(TC, Some(60_000));
-        c.press(Side::First, Instant::now()).unwrap();
-        assert_eq!(c.deadline().unwrap() - Instant::now(), Duration::from_millis(10_000));
-        tokio::time::advance(Duration::from_millis(10_000)).await;
-        assert_eq!(c.expired(Instant::now()), Some(Expired::Flag(Side::Second)));
-        assert_eq!(c.game_left(Instant::now()), Some(50_000));
+    #[test]
+    fn untimed_clocks_never_run() {
+        let mut c = Clock::new(TimeControl { initial_ms: 0, increment_ms: 0 }, None);
+        moved(&mut c, Side::First, 0, 0).unwrap();
+        assert_eq!(c.deadline(), None);
+        assert_eq!(c.state(5).running, None);
     }
 
-    #[tokio::test(start_paused = true)]
-    async fn a_restored_game_timer_is_not_charged_for_the_downtime() {
+    #[test]
+    fn a_stopped_clock_charges_nothing_while_stopped() {
+        let mut c = Clock::new(TC, None);
+        moved(&mut c, Side::First, 0, 0).unwrap();
+        c.stop(1_000);
+        assert_eq!(c.remaining(Side::Second, 61_000), 9_000);
+        c.start(Side::Second, 61_000);
+        assert_eq!(c.remaining(Side::Second, 61_500), 8_500);
+    }
+
+    #[test]
+    fn the_game_timer_runs_for_both_sides_and_runs_out_first_on_points() {
+        // Rules §13.3: one timer for the whole game, whoever is thinking.
+        let mut c = Clock::new(TC, Some(5_000));
+        moved(&mut c, Side::First, 0, 0).unwrap(); // the first move charges nothing
+        assert_eq!(c.game_left(0), Some(5_000));
+        moved(&mut c, Side::Second, 2_000, 2_000).unwrap();
+        moved(&mut c, Side::First, 4_500, 4_500).unwrap();
+        assert_eq!(c.state(4_500).game_ms, Some(500));
+        // The second seat has 9 s of its own left; the game timer ends first.
+        assert_eq!(c.remaining(Side::Second, 4_500), 9_000);
+        assert_eq!(c.deadline(), Some(5_000));
+        assert_eq!(c.expired(4_500), None);
+        assert_eq!(c.expired(5_000), Some(Expired::GameTime));
+        assert_eq!(c.press(Side::Second, 5_000), Err(Expired::GameTime));
+        assert_eq!(c.state(5_000).game_ms, Some(0));
+        assert_eq!(c.running(), None);
+    }
+
+    #[test]
+    fn a_seat_clock_still_flags_inside_the_game_time() {
+        let mut c = Clock::new(TC, Some(60_000));
+        moved(&mut c, Side::First, 0, 0).unwrap();
+        assert_eq!(c.deadline(), Some(10_000));
+        assert_eq!(c.expired(10_000), Some(Expired::Flag(Side::Second)));
+        assert_eq!(c.game_left(10_000), Some(50_000));
+    }
+
+    #[test]
+    fn a_restored_game_timer_is_not_charged_for_the_downtime() {
         let stored = ClockState {
             remaining_ms: [7_000, 8_000],
-            running: Some(Seat::Second),
+            running: Some(cannonade_wire::Seat::Second),
             game_ms: Some(3_000),
         };
         let mut c = Clock::restored(TC, &stored);
-        tokio::time::advance(Duration::from_secs(600)).await;
-        assert_eq!(c.game_left(Instant::now()), Some(3_000));
-        c.start(Side::Second, Instant::now());
-        tokio::time::advance(Duration::from_millis(1_000)).await;
-        let now = Instant::now();
-        assert_eq!((c.game_left(now), c.remaining(Side::Second, now)), (Some(2_000), 7_000));
-        assert_eq!(c.deadline().unwrap() - now, Duration::from_millis(2_000));
+        assert_eq!(c.game_left(600_000), Some(3_000));
+        c.start(Side::Second, 600_000);
+        assert_eq!(
+            (c.game_left(601_000), c.remaining(Side::Second, 601_000)),
+            (Some(2_000), 7_000)
+        );
+        assert_eq!(c.deadline(), Some(603_000));
     }
 
-    #[tokio::test(start_paused = true)]
-    async fn a_game_timer_alone_runs_without_seat_clocks() {
+    #[test]
+    fn a_game_timer_alone_runs_without_seat_clocks() {
         let mut c = Clock::new(TimeControl { initial_ms: 0, increment_ms: 0 }, Some(1_000));
-        c.press(Side::First, Instant::now()).unwrap();
-        tokio::time::advance(Duration::from_millis(999)).await;
-        assert_eq!(c.expired(Instant::now()), None, "an untimed seat never flags");
-        c.press(Side::Second, Instant::now()).unwrap();
-        tokio::time::advance(Duration::from_millis(1)).await;
-        assert_eq!(c.expired(Instant::now()), Some(Expired::GameTime));
+        moved(&mut c, Side::First, 0, 0).unwrap();
+        assert_eq!(c.expired(999), None, "an untimed seat never flags");
+        moved(&mut c, Side::Second, 999, 999).unwrap();
+        assert_eq!(c.expired(1_000), Some(Expired::GameTime));
     }
 }

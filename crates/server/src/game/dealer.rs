@@ -7,7 +7,8 @@
 
 use cannonade_banqi::{self as banqi, Commitment, DealSeed, FullPosition, Piece};
 
-/// The deal of one Banqi game.
+/// The deal of one Banqi game. Its `Debug` shows nothing of the deal or the seed.
+#[derive(Clone)]
 pub struct Dealer {
     deal: FullPosition,
     seed: DealSeed,
@@ -38,5 +39,11 @@ impl Dealer {
     /// The seed itself (for the exported record).
     pub fn seed(&self) -> &DealSeed {
         &self.seed
+    }
+}
+
+impl std::fmt::Debug for Dealer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Dealer(commitment {})", self.seed.commitment())
     }
 }

@@ -1,13 +1,18 @@
-//! Live games: one actor task per game owns its board, clocks, offers and event version and
-//! is the only writer of them. Everything else talks to it through [`GameHandle`].
+//! Live games. Each game is a [`room::GameRoom`] — a pure state machine of the game's whole
+//! state: decide a command, apply its events — inside a [`shell::Shell`], the one task that
+//! stores, applies and tells. Everything else talks to a game through its [`GameHandle`].
 
-mod actor;
 pub mod clock;
+pub mod command;
 mod dealer;
+pub mod event;
 mod export;
 pub mod proposals;
 mod replay;
+pub mod room;
+mod shell;
 mod stored;
+pub mod view;
 
 use crate::ids;
 use crate::lobby::{Refusal, check_settings};
@@ -16,11 +21,12 @@ use crate::state::{App, Conn, lock};
 use cannonade_banqi::DealSeed;
 use cannonade_games::{AnyGame, AnyMove, GameKind};
 use cannonade_store::{EventRow, GameRow};
-use cannonade_wire::{ClientMsg, ErrorCode, Role, Score, Seat, ServerMsg, TimeControl};
+use cannonade_wire::{ClientMsg, ErrorCode, Role, ServerMsg, TimeControl};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
+pub use view::{Audience, SocketScore, with_score};
 
 pub use dealer::Dealer;
 
@@ -53,65 +59,6 @@ impl Summary {
             relayed,
         }
     }
-}
-
-/// Who receives a broadcast of a game. A serialisable filter on the role, so that the owner
-/// of a game sends a frame once to another node and that node applies the same filter to
-/// its own sockets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Audience {
-    /// Everyone following the game.
-    All,
-    /// Spectators only (proposal data, their chat room).
-    Spectators,
-    /// The players only.
-    Players,
-    /// The seat to move and spectators: the frame with the legal moves.
-    WithLegal(Seat),
-    /// Everyone else: the frame without them.
-    WithoutLegal(Seat),
-    /// The player of the seat to move, without the spectators (who get their own frame).
-    Mover(Seat),
-}
-
-impl Audience {
-    /// Whether a socket in `role` receives the frame.
-    pub fn admits(self, role: Role) -> bool {
-        let legal = |mover: Seat| role == Role::Spectator || role.holds(mover);
-        match self {
-            Audience::All => true,
-            Audience::Spectators => role == Role::Spectator,
-            Audience::Players => role != Role::Spectator,
-            Audience::WithLegal(mover) => legal(mover),
-            Audience::WithoutLegal(mover) => !legal(mover),
-            Audience::Mover(mover) => role != Role::Spectator && role.holds(mover),
-        }
-    }
-}
-
-/// A spectator socket's score to add to a frame: its connection id, hits and total.
-pub type SocketScore = (u64, u32, u32);
-
-/// A JSON object (a frame) with one more field, `name`, whose value is the JSON `value`
-/// (serde writes an object with its closing brace last).
-pub fn with_field(object: &str, name: &str, value: &str) -> String {
-    let body = object.strip_suffix('}').unwrap_or(object);
-    let mut out = String::with_capacity(body.len() + name.len() + value.len() + 5);
-    out.push_str(body);
-    out.push_str(",\"");
-    out.push_str(name);
-    out.push_str("\":");
-    out.push_str(value);
-    out.push('}');
-    out
-}
-
-/// A frame with a spectator's score added (a `score` field), as each spectator gets a move's
-/// reveal.
-pub fn with_score(frame: &str, hits: u32, total: u32) -> crate::state::Frame {
-    let score = serde_json::to_string(&Score { hits, total }).unwrap_or_else(|_| "null".into());
-    crate::state::Frame::from(with_field(frame, "score", &score))
 }
 
 /// The role of `user` in a game whose seats hold `users`.
@@ -173,7 +120,14 @@ pub enum Cmd {
         /// The move as the game writes it.
         mv: String,
         /// The store's answer.
-        stored: Result<(), String>,
+        stored: Result<(), cannonade_store::StoreError>,
+    },
+    /// A chat line has been stored (or could not be: the socket to tell).
+    Chatted {
+        /// The line.
+        line: cannonade_wire::ChatLine,
+        /// The store's answer.
+        stored: Result<(), (Conn, cannonade_store::StoreError)>,
     },
     /// The engine's move for ply `ply`.
     Ai {
@@ -184,13 +138,40 @@ pub enum Cmd {
     },
 }
 
-/// The way to a game actor.
+/// The way to a game's shell.
 #[derive(Clone, Debug)]
 pub struct GameHandle {
-    /// Its mailbox.
+    /// Its mailbox for players' requests and the game's own work (served first).
     pub tx: mpsc::Sender<Cmd>,
+    /// Its mailbox for the rest (chat, proposals), bounded: a flood is refused here.
+    pub side: mpsc::Sender<Cmd>,
     /// Its lobby summary.
     pub summary: Arc<Summary>,
+}
+
+impl GameHandle {
+    /// Hands a client's request to the game: chat and proposals through the second
+    /// mailbox, refused when it is full; the rest through the first. `Err` when the game
+    /// is gone or too busy.
+    pub async fn client(&self, conn: Conn, msg: ClientMsg, at: Instant) -> Result<(), Refusal> {
+        let side = matches!(msg, ClientMsg::Chat { .. } | ClientMsg::Propose { .. });
+        let cmd = Cmd::Client { conn, msg, at };
+        if side {
+            return self.side.try_send(cmd).map_err(|e| match e {
+                mpsc::error::TrySendError::Full(_) => (
+                    ErrorCode::RateLimited,
+                    "the game is busy with chat and proposals; try again in a moment".into(),
+                ),
+                mpsc::error::TrySendError::Closed(_) => {
+                    (ErrorCode::NotFound, "the game closed; watch it again".into())
+                }
+            });
+        }
+        self.tx
+            .send(cmd)
+            .await
+            .map_err(|_| (ErrorCode::NotFound, "the game closed; watch it again".into()))
+    }
 }
 
 /// Who sits in a seat of a game being created.
@@ -318,13 +299,13 @@ pub async fn load(
     row: GameRow,
     events: Vec<EventRow>,
 ) -> Result<GameHandle, String> {
-    let actor = actor::Actor::restore(app, row, events).await?;
-    let id = actor.id().to_string();
+    let shell = shell::Shell::restore(app, row, events).await?;
+    let id = shell.id().to_string();
     let mut games = lock(&app.games);
     if let Some(existing) = games.get(&id) {
         return Ok(existing.clone());
     }
-    let handle = actor.spawn();
+    let handle = shell.spawn();
     games.insert(id, handle.clone());
     Ok(handle)
 }

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// The proposals of the current ply and everyone's scores.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Proposals {
     ply: u32,
     by_user: HashMap<String, String>,

@@ -1,0 +1,331 @@
+//! The engine service: a bounded pool of long-lived engines that every search of the server
+//! goes through. AI moves and background work (reviews, analysis) are jobs in a queue that is
+//! fair across games (round robin by game within a priority) and serves AI moves first; at
+//! most `threads` searches run at once, each on a thread of its own, so a crowd playing the
+//! engine can never take the CPU the sockets need. Each engine keeps its transposition table
+//! from search to search, and a free engine takes the next job of the game it served last
+//! when that game is waiting at the front priority, so a game's searches meet their own
+//! table entries.
+
+use cannonade_engine::{Engine, Level, Limits};
+use cannonade_games::{AnyMove, AnyRecord};
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Instant;
+use tokio::sync::oneshot;
+
+/// How urgent a job is: a lower value runs first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Priority {
+    /// An AI's move in a game being played.
+    AiMove = 0,
+    /// Work nobody waits for at the board (a game review).
+    Background = 1,
+}
+
+const PRIORITIES: usize = 2;
+
+/// Work for an engine.
+type Work = Box<dyn FnOnce(&mut Engine) + Send>;
+
+struct Job {
+    work: Work,
+    queued: Instant,
+}
+
+/// The jobs of one priority: a queue per game and the games in turn.
+#[derive(Default)]
+struct Lane {
+    turn: VecDeque<String>,
+    jobs: HashMap<String, VecDeque<Job>>,
+}
+
+impl Lane {
+    fn push(&mut self, game: &str, job: Job) {
+        let queue = self.jobs.entry(game.to_string()).or_default();
+        if queue.is_empty() {
+            self.turn.push_back(game.to_string());
+        }
+        queue.push_back(job);
+    }
+
+    /// The next job: of `preferred`'s game if it waits here, else of the game whose turn it
+    /// is.
+    fn pop(&mut self, preferred: Option<&str>) -> Option<(String, Job)> {
+        let game = match preferred.filter(|g| self.jobs.get(*g).is_some_and(|q| !q.is_empty())) {
+            Some(g) => {
+                let at = self.turn.iter().position(|t| t == g)?;
+                self.turn.remove(at)?
+            }
+            None => self.turn.pop_front()?,
+        };
+        let queue = self.jobs.get_mut(&game)?;
+        let job = queue.pop_front()?;
+        if queue.is_empty() {
+            self.jobs.remove(&game);
+        } else {
+            self.turn.push_back(game.clone());
+        }
+        Some((game, job))
+    }
+
+    fn len(&self) -> usize {
+        self.jobs.values().map(VecDeque::len).sum()
+    }
+}
+
+#[derive(Default)]
+struct Queue {
+    levels: [Lane; PRIORITIES],
+    closed: bool,
+}
+
+/// Counters of the service, for `/metrics`.
+#[derive(Debug, Default)]
+pub struct EngineStats {
+    /// Jobs queued, per priority, now.
+    pub queued: [AtomicU64; PRIORITIES],
+    /// Searches running now.
+    pub running: AtomicU64,
+    /// Jobs done.
+    pub done: AtomicU64,
+    /// Total time jobs waited in the queue, microseconds, per priority.
+    pub wait_us: [AtomicU64; PRIORITIES],
+    /// Jobs that waited, per priority.
+    pub waited: [AtomicU64; PRIORITIES],
+}
+
+struct Inner {
+    queue: Mutex<Queue>,
+    ready: Condvar,
+    stats: EngineStats,
+}
+
+/// The handle to the pool (cheap to clone).
+#[derive(Clone)]
+pub struct Engines {
+    inner: Arc<Inner>,
+    threads: usize,
+}
+
+impl std::fmt::Debug for Engines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Engines({} threads)", self.threads)
+    }
+}
+
+/// The default number of engine threads: the cores but one (the sockets'), at least one.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1)).max(1)
+}
+
+impl Engines {
+    /// A pool of `threads` engines (at least one), each on its own thread.
+    pub fn start(threads: usize) -> Engines {
+        let threads = threads.max(1);
+        let inner = Arc::new(Inner {
+            queue: Mutex::new(Queue::default()),
+            ready: Condvar::new(),
+            stats: EngineStats::default(),
+        });
+        for i in 0..threads {
+            let inner = inner.clone();
+            let spawned = std::thread::Builder::new()
+                .name(format!("engine-{i}"))
+                .spawn(move || worker(&inner));
+            if let Err(e) = spawned {
+                tracing::error!("could not start engine thread {i}: {e}");
+            }
+        }
+        Engines { inner, threads }
+    }
+
+    /// The number of searches that may run at once.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The service's counters.
+    pub fn stats(&self) -> &EngineStats {
+        &self.inner.stats
+    }
+
+    /// Queues `work` for `game` and returns its result once an engine ran it (`None` when
+    /// the service stopped first).
+    pub async fn run<T: Send + 'static>(
+        &self,
+        game: &str,
+        priority: Priority,
+        work: impl FnOnce(&mut Engine) -> T + Send + 'static,
+    ) -> Option<T> {
+        let (reply, answer) = oneshot::channel();
+        let job = Job {
+            work: Box::new(move |engine| {
+                let _ = reply.send(work(engine));
+            }),
+            queued: Instant::now(),
+        };
+        {
+            let mut q = self.inner.queue.lock().unwrap_or_else(|e| e.into_inner());
+            if q.closed {
+                return None;
+            }
+            q.levels[priority as usize].push(game, job);
+            self.inner.stats.queued[priority as usize].fetch_add(1, Relaxed);
+        }
+        self.inner.ready.notify_one();
+        answer.await.ok()
+    }
+
+    /// The engine's move at `level` in `record`'s position, within `limits`; `stop` ends
+    /// the search early (the game ended meanwhile).
+    pub async fn best_move(
+        &self,
+        game: &str,
+        level: Level,
+        record: AnyRecord,
+        limits: Limits,
+        stop: Arc<AtomicBool>,
+    ) -> Option<AnyMove> {
+        self.run(game, Priority::AiMove, move |engine| {
+            if stop.load(Relaxed) {
+                return None;
+            }
+            engine.set_level(level);
+            engine.search(&record, &limits, &stop, |_| {}).best
+        })
+        .await
+        .flatten()
+    }
+
+    /// Jobs waiting at `priority`.
+    pub fn queued(&self, priority: Priority) -> usize {
+        let q = self.inner.queue.lock().unwrap_or_else(|e| e.into_inner());
+        q.levels[priority as usize].len()
+    }
+
+    /// Stops the workers once the queue is empty; jobs queued later get `None`.
+    pub fn close(&self) {
+        let mut q = self.inner.queue.lock().unwrap_or_else(|e| e.into_inner());
+        q.closed = true;
+        drop(q);
+        self.inner.ready.notify_all();
+    }
+}
+
+/// One engine thread: takes the next job, runs it, and again.
+fn worker(inner: &Inner) {
+    let mut engine = Engine::new();
+    let mut last_game: Option<String> = None;
+    loop {
+        let (game, job, priority) = {
+            let mut q = inner.queue.lock().unwrap_or_else(|e| e.into_inner());
+            loop {
+                let found = (0..PRIORITIES)
+                    .find_map(|p| q.levels[p].pop(last_game.as_deref()).map(|(g, j)| (g, j, p)));
+                if let Some(found) = found {
+                    break found;
+                }
+                if q.closed {
+                    return;
+                }
+                q = inner.ready.wait(q).unwrap_or_else(|e| e.into_inner());
+            }
+        };
+        let stats = &inner.stats;
+        stats.queued[priority].fetch_sub(1, Relaxed);
+        stats.wait_us[priority].fetch_add(job.queued.elapsed().as_micros() as u64, Relaxed);
+        stats.waited[priority].fetch_add(1, Relaxed);
+        stats.running.fetch_add(1, Relaxed);
+        // A panic in a search must not take the engine thread with it.
+        let outcome =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (job.work)(&mut engine)));
+        if outcome.is_err() {
+            tracing::error!(game = %game, "an engine search panicked; its engine is replaced");
+            engine = Engine::new();
+        }
+        stats.running.fetch_sub(1, Relaxed);
+        stats.done.fetch_add(1, Relaxed);
+        last_game = Some(game);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job() -> Job {
+        Job { work: Box::new(|_| {}), queued: Instant::now() }
+    }
+
+    #[test]
+    fn games_take_turns_within_a_priority() {
+        let mut level = Lane::default();
+        for _ in 0..3 {
+            level.push("a", job());
+        }
+        level.push("b", job());
+        level.push("c", job());
+        let order: Vec<String> = std::iter::from_fn(|| level.pop(None).map(|(g, _)| g)).collect();
+        assert_eq!(order, ["a", "b", "c", "a", "a"]);
+    }
+
+    #[test]
+    fn an_engine_prefers_the_game_it_served_when_that_game_waits() {
+        let mut level = Lane::default();
+        level.push("a", job());
+        level.push("b", job());
+        assert_eq!(level.pop(Some("b")).map(|(g, _)| g).as_deref(), Some("b"));
+        assert_eq!(level.pop(Some("b")).map(|(g, _)| g).as_deref(), Some("a"));
+        assert!(level.pop(Some("b")).is_none());
+    }
+
+    #[tokio::test]
+    async fn ai_moves_run_before_background_work() {
+        let engines = Engines::start(1);
+        // Hold the one engine while both jobs queue.
+        let (hold, release) = std::sync::mpsc::channel::<()>();
+        let e0 = engines.clone();
+        let blocker = tokio::spawn(async move {
+            e0.run("x", Priority::AiMove, move |_| {
+                let _ = release.recv();
+            })
+            .await
+        });
+        let pause = || tokio::time::sleep(std::time::Duration::from_millis(50));
+        pause().await;
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let (o1, o2) = (order.clone(), order.clone());
+        let (e1, e2) = (engines.clone(), engines.clone());
+        let background = tokio::spawn(async move {
+            e1.run("g", Priority::Background, move |_| o1.lock().unwrap().push("review")).await
+        });
+        pause().await;
+        let ai = tokio::spawn(async move {
+            e2.run("h", Priority::AiMove, move |_| o2.lock().unwrap().push("move")).await
+        });
+        pause().await;
+        assert_eq!(engines.queued(Priority::Background), 1);
+        assert_eq!(engines.queued(Priority::AiMove), 1);
+        hold.send(()).unwrap();
+        blocker.await.unwrap();
+        ai.await.unwrap();
+        background.await.unwrap();
+        assert_eq!(*order.lock().unwrap(), ["move", "review"]);
+        engines.close();
+    }
+
+    #[tokio::test]
+    async fn the_engine_answers_a_move() {
+        use cannonade_games::{GameKind, GameSpec};
+        let engines = Engines::start(1);
+        let record = AnyRecord::from_spec(&GameSpec::standard(GameKind::Xiangqi));
+        let limits = Limits { depth: Some(2), ..Limits::default() };
+        let mv = engines
+            .best_move("g", Level::MAX, record.clone(), limits, Arc::new(AtomicBool::new(false)))
+            .await;
+        assert!(mv.is_some_and(|m| record.position().legal_moves().contains(&m)));
+        engines.close();
+    }
+}
