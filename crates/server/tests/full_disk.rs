@@ -135,11 +135,11 @@ async fn a_full_disk_loses_nothing_that_was_told() {
         let ply = record.len() as u32;
         let mv = next_move(&record);
         let text = format!("line {step}");
-        let mover = if ply % 2 == 0 { &mut a } else { &mut b };
+        let mover = if ply.is_multiple_of(2) { &mut a } else { &mut b };
         mover.send(ClientMsg::Move { game: game.clone(), ply, mv: mv.clone() }).await;
         mover.send(ClientMsg::Chat { game: game.clone(), text: text.clone() }).await;
         let heard = listen(mover, ply, &text, 300).await;
-        let other = if ply % 2 == 0 { &mut b } else { &mut a };
+        let other = if ply.is_multiple_of(2) { &mut b } else { &mut a };
         let _ = other.drain(10).await;
         if let Some(h) = heard.held {
             held = h;
