@@ -22,7 +22,7 @@ mod any_game;
 mod any_record;
 mod error;
 mod kind;
-mod registry;
+pub mod registry;
 pub mod spec;
 
 pub use any_game::{AnyGame, AnyMove, Registered};
@@ -30,12 +30,4 @@ pub use any_record::{AnyHistory, AnyRecord, PlayedMove};
 pub use error::GameError;
 pub use kind::GameKind;
 pub use spec::GameSpec;
-
-/// The rules crates of the registered games, for the registry's macros.
-#[doc(hidden)]
-pub mod reexport {
-    pub use cannonade_banqi as banqi;
-    pub use cannonade_battle as battle;
-    pub use cannonade_commander as commander;
-    pub use cannonade_xiangqi as xiangqi;
-}
+pub use registry::reexport;

@@ -1,8 +1,19 @@
-//! The registry: every game Cannonade plays, one line each. Everything over all games — the
+//! The registry: every game Cannonade plays, one line each (and its rules crate named in
+//! [`reexport`]). Everything over all games — the
 //! names ([`crate::GameKind`]), positions ([`crate::AnyGame`]), moves ([`crate::AnyMove`]),
 //! histories ([`crate::AnyHistory`]) and the dispatch macros [`crate::each_game`] and
 //! [`crate::each_history`] — is generated from this list, so a fifth game is its own rules
 //! crate (implementing `cannonade_core::Game`) plus one line here.
+
+/// The rules crates of the registered games, for the registry's macros (so a crate that
+/// expands them needs no dependency of its own on each game).
+#[doc(hidden)]
+pub mod reexport {
+    pub use cannonade_banqi as banqi;
+    pub use cannonade_battle as battle;
+    pub use cannonade_commander as commander;
+    pub use cannonade_xiangqi as xiangqi;
+}
 
 /// Calls the macro `$callback` with `($args)` and then the registry, one entry per game:
 /// `Kind => PositionType;`, or `Kind => PublicType, Dealt => HiddenType;` for a game whose
