@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launch, staticServer, shot, clickSquare, WEB } from './lib.mjs';
+import { launch, staticServer, shot, clickSquare, clickMove, WEB } from './lib.mjs';
 
 const FIXTURES = JSON.parse(readFileSync(join(WEB, 'tests', 'fixtures.json'), 'utf8'));
 
@@ -70,10 +70,7 @@ async function playRecorded(page, kind, ply) {
   const p = FIXTURES[kind].plies[ply];
   const move = p.legal.find((l) => l.mv === p.mv || p.mv.startsWith(l.mv.replace(/\?$/, '')));
   assert.ok(move, `recorded move ${p.mv} is in the list`);
-  for (const sq of move.squares) await clickSquare(page, sq);
-  // Same squares for several moves: the board asks which.
-  const choice = page.locator(`.picker button[data-mv="${move.mv}"]`);
-  if (await choice.count()) await choice.click();
+  await clickMove(page, move);
 }
 
 for (const kind of Object.keys(FIXTURES)) {
@@ -114,10 +111,13 @@ for (const kind of Object.keys(FIXTURES)) {
     }
     await shot(page, `board-${kind}`);
     if (kind === 'xiangqi') {
-      await page.locator('[data-action="pieces"]').click();
-      assert.equal(await page.locator('.board .glyph.latin').count(), Object.keys(fx.plies[plies - 1].position.pieces).length);
+      // The other piece set: pictures instead of characters, remembered.
+      assert.equal(await page.locator('.board .art[data-set="characters"]').count(), Object.keys(fx.plies[plies - 1].position.pieces).length);
+      await page.selectOption('#piece-set', 'figures');
+      await page.locator('.board .piece').first().waitFor();
+      assert.equal(await page.locator('.board .art[data-set="figures"]').count(), Object.keys(fx.plies[plies - 1].position.pieces).length);
       await page.locator('[data-action="flip"]').click();
-      await shot(page, 'board-xiangqi-latin-flipped');
+      await shot(page, 'board-xiangqi-figures-flipped');
     }
     await page.close();
   });
@@ -131,7 +131,9 @@ test('spectator: a move on the board is sent as a proposal, never as a move', as
   await page.locator('.board .piece').first().waitFor();
   await clickSquare(page, 'h2');
   await clickSquare(page, 'e2');
-  await page.locator('.spectate .my-proposal', { hasText: 'h2e2' }).waitFor();
+  // Shown as the move list writes it (WXF), sent as the move's text.
+  const display = FIXTURES.xiangqi.plies[0].legal.find((m) => m.mv === 'h2e2').display;
+  await page.locator('.spectate .my-proposal', { hasText: display }).waitFor();
   assert.deepEqual(log.filter((m) => m.t === 'move'), []);
   assert.deepEqual(log.filter((m) => m.t === 'propose').map((m) => [m.ply, m.mv]), [[0, 'h2e2']]);
   await page.close();
@@ -191,7 +193,7 @@ test('commander: terrain, river, fords, stacks and heroes are drawn from the ser
   assert.equal(await stack.locator('.passenger').count(), 2, 'a carrier and two passengers');
   assert.equal(await stack.locator('.hero').count(), 2, 'the heroic carrier and the heroic passenger');
   const label = await page.locator('.board rect.hit[data-square="b6"]').getAttribute('aria-label');
-  assert.equal(label, 'b6, heroic red navy carrying heroic red air force carrying red tank');
+  assert.equal(label, 'b6, heroic red navy carrying heroic air force and tank');
   await page.close();
 });
 

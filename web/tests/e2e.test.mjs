@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launch, realServer, shot, clickSquare, ARTIFACTS } from './lib.mjs';
+import { launch, realServer, shot, clickMove, ARTIFACTS } from './lib.mjs';
 
 // Started before the tests are declared, so a missing binary skips them (and fails in CI).
 const server = await realServer();
@@ -53,13 +53,6 @@ async function until(page, f, what, timeout = 30000) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(s)?.slice(0, 300)}`);
     await page.waitForTimeout(50);
   }
-}
-
-/** Plays one of the listed moves by clicking its squares (and the picker when asked). */
-async function clickMove(page, move) {
-  for (const sq of move.squares) await clickSquare(page, sq);
-  const choice = page.locator(`.picker button[data-mv="${move.mv}"]`);
-  if (await choice.count()) await choice.click();
 }
 
 /** A deterministic pick among the listed moves: prefer captures ("x") to end games sooner. */

@@ -87,3 +87,23 @@ export async function shot(page, name) {
 export async function clickSquare(page, sq) {
   await page.locator(`.board rect.hit[data-square="${sq}"]`).click();
 }
+
+/**
+ * Plays a listed move as a person would: clicks its squares in order and, where the board
+ * asks, the pieces of each step (a Commander stack) or the move among several on the same
+ * squares.
+ */
+export async function clickMove(page, move) {
+  const group = (unit) => page.locator(`.picker:not([hidden]) button[data-group="${unit}"]`);
+  await clickSquare(page, move.squares[0]);
+  for (let i = 1; i < move.squares.length; i++) {
+    const unit = move.units?.[i - 1];
+    // "Which pieces move?": picked before their square when the board asks first.
+    if (unit && (await group(unit).count())) await group(unit).click();
+    await clickSquare(page, move.squares[i]);
+    // "Which pieces go there?": picked after the square when several end on it.
+    if (unit && (await group(unit).count())) await group(unit).click();
+  }
+  const choice = page.locator(`.picker:not([hidden]) button[data-mv="${move.mv}"]`);
+  if (await choice.count()) await choice.click();
+}
