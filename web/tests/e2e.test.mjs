@@ -217,7 +217,7 @@ test('online: two players and a spectator who proposes; players never see propos
     const c = await until(carol, (s) => s.moves === n && !!s.legal?.length, 'the spectator to have the legal moves');
     const proposal = choose(c.legal, n + 3);
     await clickMove(carol, proposal);
-    await carol.locator('.my-proposal', { hasText: proposal.mv }).waitFor();
+    await carol.locator('.my-proposal', { hasText: proposal.display }).waitFor();
     const mover = players[c.toMove];
     const s = await until(mover, (x) => x.moves === n && !!x.legal?.length, 'the player to move');
     await noProposals();

@@ -306,7 +306,20 @@ export class Board {
         }, unit);
     this.picker.appendChild(row);
     this.picker.appendChild(this.cancelButton());
+    this.placePicker();
     this.picker.hidden = false;
+  }
+
+  /**
+   * Puts a picker that leaves the board free to click on the half of the board away from
+   * the square being moved from, so it hides neither that square nor the ones near it.
+   */
+  placePicker() {
+    const sq = this.path[this.path.length - 1];
+    if (!sq || !this.state) return;
+    const [, y] = this.at(sq);
+    const low = y > this.svg.viewBox.baseVal.height / 2;
+    this.picker.classList.toggle('at-top', low);
   }
 
   cancelButton() {
@@ -341,8 +354,9 @@ export class Board {
     }
     this.picker.appendChild(this.cancelButton());
     this.picker.classList.toggle('more', more);
-    this.picker.hidden = false;
     this.path = path;
+    this.placePicker();
+    this.picker.hidden = false;
   }
 
   /**
@@ -581,6 +595,8 @@ export class Board {
     const svg = this.svg;
     svg.replaceChildren();
     svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+    // The layout sizes the board's column by the screen's height and this shape.
+    this.host.parentElement?.style.setProperty('--board-aspect', (W / H).toFixed(3));
     svg.setAttribute('class', `board board-${st.kind} layout-${g.layout}`);
     svg.setAttribute('aria-label', t(st.flipped ? 'board.label_flipped' : 'board.label', { game: t(`game.${st.kind}`) }));
     const defs = el('defs', {}, svg);

@@ -141,6 +141,11 @@ export class GameView {
     const s = this.snap;
     const target = /** @type {HTMLElement} */ (e.target);
     if (!s || target.closest?.('input, textarea, select') || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === 'Escape') {
+      // Drops a premove or a half-made move, as a right click does.
+      this.board.cancel();
+      return;
+    }
     const cur = this.viewPly ?? s.moves.length;
     const to = { ArrowLeft: cur - 1, ArrowRight: cur + 1, Home: 0, End: s.moves.length, ArrowUp: 0, ArrowDown: s.moves.length }[e.key];
     if (to === undefined) {
