@@ -34,7 +34,7 @@ async function newPage(viewport = { width: 1100, height: 900 }) {
 /** The game state the page holds (what the server sent it). */
 function state(page) {
   return page.evaluate(() => {
-    const g = window.cannonade.game;
+    const g = window.cannonade?.game;
     const s = g?.snap;
     if (!s) return null;
     return {
@@ -183,7 +183,7 @@ test('rules pages draw their figures on the boards the server describes', { skip
   }
   // The last one is Commander's: its terrain comes from /api/geometry.
   assert.ok(await page.locator('figure .board .terrain.water').count() > 0);
-  assert.equal(await page.locator('figure .board .lines line.ford').count(), 2);
+  assert.equal(await page.locator('figure[data-start] .board .lines line.ford').count(), 2);
   await page.context().close();
 });
 

@@ -278,7 +278,7 @@ test('invite: the page says game, clock and who invites; the link has a copy but
   await host.locator('[data-mode="invite"]').click();
   await host.locator('#invite-link').waitFor();
   await host.locator('[data-action="copy"]').click();
-  assert.equal(await host.locator('[data-action="copy"]').innerText(), 'Copied');
+  await host.locator('[data-action="copy"]', { hasText: 'Copied' }).waitFor();
   await host.close();
 });
 

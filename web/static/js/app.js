@@ -6,15 +6,16 @@ import { h, GAMES, gameName, pastGames, prefs, savePrefs, applyTheme, reasonText
 import { muted, setMuted, play, played } from './sound.js';
 import { t, LANGS, lang, setLang, translateDom, loadLang } from './i18n.js';
 
-// The language's catalogue comes first: every text below is read from it.
-await loadLang();
-
 /** @typedef {import('./types.js').ServerMsg} ServerMsg */
 /** @typedef {import('./types.js').GameKind} GameKind */
 /** @typedef {import('./types.js').SeekInfo} SeekInfo */
 /** @typedef {import('./types.js').GameSummary} GameSummary */
 
 const net = new Net(socketUrl());
+// A handle for tests and for people debugging in the console.
+window.cannonade = { net, game: null, sounds: played };
+// The language's catalogue comes next: every text below is read from it.
+await loadLang();
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));
 const conn = /** @type {HTMLElement} */ (document.getElementById('conn'));
 const muteBtn = /** @type {HTMLButtonElement} */ (document.getElementById('mute'));
@@ -204,13 +205,10 @@ function home() {
 /** A copy button for a text field. @param {HTMLInputElement} input */
 function copyButton(input) {
   const b = h('button', { type: 'button', 'data-action': 'copy', class: 'secondary' }, t('lobby.copy'));
-  b.addEventListener('click', async () => {
+  b.addEventListener('click', () => {
     input.select();
-    try {
-      await navigator.clipboard.writeText(input.value);
-    } catch {
-      // No clipboard permission (a plain http page): the text stays selected to copy by hand.
-    }
+    // Without clipboard access (a plain http page) the text stays selected to copy by hand.
+    navigator.clipboard?.writeText(input.value).catch(() => {});
     b.textContent = t('lobby.copied');
   });
   return b;
@@ -367,9 +365,6 @@ function route() {
   else if (hash === '/past') screen = pastScreen();
   else screen = home();
 }
-
-// A handle for tests and for people debugging in the console.
-window.cannonade = { net, game: null, sounds: played };
 
 window.addEventListener('hashchange', route);
 applyTheme();
