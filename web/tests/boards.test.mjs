@@ -3,85 +3,27 @@
 // checks what the client does with the server's messages; e2e.test.mjs checks the real
 // server.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { launch, staticServer, shot, clickSquare, WEB } from './lib.mjs';
+import { standInSite, shot, clickSquare, clickMove, standIn, FIXTURES } from './lib.mjs';
 
-const FIXTURES = JSON.parse(readFileSync(join(WEB, 'tests', 'fixtures.json'), 'utf8'));
 
-let browser;
-let site;
-before(async () => {
-  browser = await launch();
-  site = await staticServer();
-});
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
-
-/**
- * A stand-in server for one game: a snapshot on `watch`, then each expected move answered
- * with the recorded event. `role` is what the page is in the game.
- */
-function standIn(kind, role, log, fixtures = FIXTURES) {
-  const fx = fixtures[kind];
-  const id = `fx-${kind}`;
-  let ply = 0;
-  const legalAt = (i) => (i < fx.plies.length ? fx.plies[i].legal : fx.legal_after);
-  return (ws) => {
-    ws.send(JSON.stringify({ t: 'welcome', protocol: 2, token: 'tok', user: { id: 'u1', name: 'tester', account: false }, games: Object.keys(fixtures) }));
-    ws.onMessage((text) => {
-      const m = JSON.parse(String(text));
-      log.push(m);
-      if (m.t === 'watch') {
-        ws.send(JSON.stringify({
-          t: 'snapshot', game: id, v: 0, kind, options: '', rated: false, geometry: fx.geometry,
-          start: fx.start, position: fx.start, moves: [],
-          players: [{ name: 'Alice', rating: null, ai: false, online: true }, { name: 'Bob', rating: null, ai: false, online: true }],
-          you: role, time_control: { initial_ms: 300000, increment_ms: 3000 },
-          clock: { remaining_ms: [300000, 300000], running: 'first' },
-          legal: legalAt(0), offers: [], result: null, commitment: null, seed: null, spectators: 2,
-          chat: [], crowd: role === 'spectator' ? { first: { agreed: 0, of: 0 }, second: { agreed: 0, of: 0 } } : null, rematch: null,
-        }));
-      }
-      if (m.t === 'move') {
-        const p = fx.plies[ply];
-        assert.equal(m.ply, ply, 'the move names the current ply');
-        const listed = p.legal.some((l) => l.mv === m.mv);
-        assert.ok(listed, `the client sent a listed move (${m.mv})`);
-        // The stand-in plays the recorded move whatever was picked among equals (a flip's
-        // result is the server's anyway).
-        ws.send(JSON.stringify({
-          t: 'event', game: id, v: ply + 1,
-          event: { e: 'moved', ply, mv: p.mv, display: p.display, seat: p.seat, position: p.position, clock: { remaining_ms: [299000, 300000], running: ply % 2 ? 'first' : 'second' } },
-          legal: legalAt(ply + 1),
-        }));
-        ply += 1;
-      }
-    });
-  };
-}
+const env = standInSite();
 
 /** Picks the recorded move of a ply by clicking its squares, as a person would. */
 async function playRecorded(page, kind, ply) {
   const p = FIXTURES[kind].plies[ply];
   const move = p.legal.find((l) => l.mv === p.mv || p.mv.startsWith(l.mv.replace(/\?$/, '')));
   assert.ok(move, `recorded move ${p.mv} is in the list`);
-  for (const sq of move.squares) await clickSquare(page, sq);
-  // Same squares for several moves: the board asks which.
-  const choice = page.locator(`.picker button[data-mv="${move.mv}"]`);
-  if (await choice.count()) await choice.click();
+  await clickMove(page, move);
 }
 
 for (const kind of Object.keys(FIXTURES)) {
   test(`${kind}: the board is drawn from the server's description and plays listed moves by clicks`, async () => {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    const page = await env.browser.newPage({ viewport: { width: 1100, height: 900 } });
     const log = [];
     await page.routeWebSocket(/\/ws/, standIn(kind, 'both', log));
-    await page.goto(`${site.url}/#/game/fx-${kind}`);
+    await page.goto(`${env.site.url}/#/game/fx-${kind}`);
     await page.locator('.board .piece').first().waitFor();
     const fx = FIXTURES[kind];
     assert.equal(await page.locator('.board .piece').count(), Object.keys(fx.start.pieces).length, 'one drawn piece per listed square');
@@ -114,34 +56,39 @@ for (const kind of Object.keys(FIXTURES)) {
     }
     await shot(page, `board-${kind}`);
     if (kind === 'xiangqi') {
-      await page.locator('[data-action="pieces"]').click();
-      assert.equal(await page.locator('.board .glyph.latin').count(), Object.keys(fx.plies[plies - 1].position.pieces).length);
+      // The other piece set: pictures instead of characters, remembered.
+      assert.equal(await page.locator('.board .art[data-set="characters"]').count(), Object.keys(fx.plies[plies - 1].position.pieces).length);
+      await page.selectOption('#piece-set', 'figures');
+      await page.locator('.board .piece').first().waitFor();
+      assert.equal(await page.locator('.board .art[data-set="figures"]').count(), Object.keys(fx.plies[plies - 1].position.pieces).length);
       await page.locator('[data-action="flip"]').click();
-      await shot(page, 'board-xiangqi-latin-flipped');
+      await shot(page, 'board-xiangqi-figures-flipped');
     }
     await page.close();
   });
 }
 
 test('spectator: a move on the board is sent as a proposal, never as a move', async () => {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const page = await env.browser.newPage({ viewport: { width: 1100, height: 900 } });
   const log = [];
   await page.routeWebSocket(/\/ws/, standIn('xiangqi', 'spectator', log));
-  await page.goto(`${site.url}/#/game/fx-xiangqi`);
+  await page.goto(`${env.site.url}/#/game/fx-xiangqi`);
   await page.locator('.board .piece').first().waitFor();
   await clickSquare(page, 'h2');
   await clickSquare(page, 'e2');
-  await page.locator('.spectate .my-proposal', { hasText: 'h2e2' }).waitFor();
+  // Shown as the move list writes it (WXF), sent as the move's text.
+  const display = FIXTURES.xiangqi.plies[0].legal.find((m) => m.mv === 'h2e2').display;
+  await page.locator('.spectate .my-proposal', { hasText: display }).waitFor();
   assert.deepEqual(log.filter((m) => m.t === 'move'), []);
   assert.deepEqual(log.filter((m) => m.t === 'propose').map((m) => [m.ply, m.mv]), [[0, 'h2e2']]);
   await page.close();
 });
 
 test('keyboard: typed coordinates play the listed move; unknown ones are refused with a reason', async () => {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const page = await env.browser.newPage({ viewport: { width: 1100, height: 900 } });
   const log = [];
   await page.routeWebSocket(/\/ws/, standIn('xiangqi', 'both', log));
-  await page.goto(`${site.url}/#/game/fx-xiangqi`);
+  await page.goto(`${env.site.url}/#/game/fx-xiangqi`);
   await page.locator('.board .piece').first().waitFor();
   await page.fill('#move-entry', 'a0 a5');
   await page.press('#move-entry', 'Enter');
@@ -158,9 +105,9 @@ test('keyboard: typed coordinates play the listed move; unknown ones are refused
 });
 
 test('phone screen: the whole board fits the width', async () => {
-  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+  const page = await env.browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
   await page.routeWebSocket(/\/ws/, standIn('commander', 'first', []));
-  await page.goto(`${site.url}/#/game/fx-commander`);
+  await page.goto(`${env.site.url}/#/game/fx-commander`);
   await page.locator('.board .piece').first().waitFor();
   const box = await page.locator('svg.board').boundingBox();
   assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `board within the screen: ${JSON.stringify(box)}`);
@@ -178,9 +125,9 @@ test('commander: terrain, river, fords, stacks and heroes are drawn from the ser
   const fake = structuredClone(FIXTURES);
   const fx = fake.commander;
   fx.start = { ...fx.start, pieces: { ...fx.start.pieces, b6: '(+N+FT)' } };
-  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const page = await env.browser.newPage({ viewport: { width: 1100, height: 900 } });
   await page.routeWebSocket(/\/ws/, standIn('commander', 'both', [], fake));
-  await page.goto(`${site.url}/#/game/fx-commander`);
+  await page.goto(`${env.site.url}/#/game/fx-commander`);
   await page.locator('.board .piece').first().waitFor();
   assert.deepEqual(await drawnPieces(page), fx.start.pieces);
   const region = (kind) => fx.geometry.regions.find((r) => r.kind === kind).squares.length;
@@ -191,7 +138,7 @@ test('commander: terrain, river, fords, stacks and heroes are drawn from the ser
   assert.equal(await stack.locator('.passenger').count(), 2, 'a carrier and two passengers');
   assert.equal(await stack.locator('.hero').count(), 2, 'the heroic carrier and the heroic passenger');
   const label = await page.locator('.board rect.hit[data-square="b6"]').getAttribute('aria-label');
-  assert.equal(label, 'b6, heroic red navy carrying heroic red air force carrying red tank');
+  assert.equal(label, 'b6, heroic red navy carrying heroic air force and tank');
   await page.close();
 });
 
@@ -199,9 +146,9 @@ test('the square in check and the seat colours are the ones the server sends', a
   const fake = structuredClone(FIXTURES);
   const fx = fake.banqi;
   // Before the first flip Banqi seats have no colour; the recorded flip decides them.
-  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const page = await env.browser.newPage({ viewport: { width: 1100, height: 900 } });
   await page.routeWebSocket(/\/ws/, standIn('banqi', 'both', [], fake));
-  await page.goto(`${site.url}/#/game/fx-banqi`);
+  await page.goto(`${env.site.url}/#/game/fx-banqi`);
   await page.locator('.board .piece').first().waitFor();
   assert.equal(fx.start.colours, null);
   assert.match(await page.locator('.player.bottom .seat-name').innerText(), /First player/);
@@ -215,9 +162,9 @@ test('the square in check and the seat colours are the ones the server sends', a
   // A check: the marked square is the one named, whatever stands there.
   const chk = structuredClone(FIXTURES);
   chk.xiangqi.start = { ...chk.xiangqi.start, in_check: true, check: 'e0' };
-  const page2 = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const page2 = await env.browser.newPage({ viewport: { width: 1100, height: 900 } });
   await page2.routeWebSocket(/\/ws/, standIn('xiangqi', 'both', [], chk));
-  await page2.goto(`${site.url}/#/game/fx-xiangqi`);
+  await page2.goto(`${env.site.url}/#/game/fx-xiangqi`);
   await page2.locator('.board .piece').first().waitFor();
   assert.equal(await page2.locator('.board .hl.check').count(), 1);
   const [x, y] = await page2.locator('.board .hl.check').evaluate((e) => [e.getAttribute('cx'), e.getAttribute('cy')]);
@@ -229,7 +176,7 @@ test('the square in check and the seat colours are the ones the server sends', a
 test('a game joined late is replayed from the positions the server sends', async () => {
   const fx = FIXTURES.commander;
   const n = 4;
-  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const page = await env.browser.newPage({ viewport: { width: 1100, height: 900 } });
   const positions = [fx.start, ...fx.plies.slice(0, n).map((p) => p.position)];
   let asked = 0;
   await page.route(/\/api\/game\/fx-late\/positions$/, (route) => {
@@ -250,7 +197,7 @@ test('a game joined late is replayed from the positions the server sends', async
       }));
     });
   });
-  await page.goto(`${site.url}/#/game/fx-late`);
+  await page.goto(`${env.site.url}/#/game/fx-late`);
   await page.locator('.board .piece').first().waitFor();
   for (let ply = 1; ply < n; ply++) {
     await page.locator(`.moves .mv[data-ply="${ply}"]`).click();
@@ -263,10 +210,10 @@ test('a game joined late is replayed from the positions the server sends', async
 });
 
 test('home: only the games the server announces in welcome are offered', async () => {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const page = await env.browser.newPage({ viewport: { width: 1100, height: 900 } });
   const only = { xiangqi: FIXTURES.xiangqi, banqi: FIXTURES.banqi };
   await page.routeWebSocket(/\/ws/, standIn('xiangqi', 'both', [], only));
-  await page.goto(`${site.url}/#/`);
+  await page.goto(`${env.site.url}/#/`);
   await page.locator('.game-pick [data-game="commander"][disabled]').waitFor();
   assert.equal(await page.locator('.game-pick [data-game="xiangqi"]:not([disabled])').count(), 1);
   assert.equal(await page.locator('.game-pick [data-game="chessbattle"][disabled]').count(), 1);
@@ -275,7 +222,7 @@ test('home: only the games the server announces in welcome are offered', async (
 });
 
 test('my games: the server\'s list, or the device\'s when the server cannot answer', async () => {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const page = await env.browser.newPage({ viewport: { width: 1100, height: 900 } });
   await page.routeWebSocket(/\/ws/, standIn('xiangqi', 'both', []));
   let auth = null;
   await page.route(/\/api\/my-games$/, (route) => {
@@ -285,7 +232,7 @@ test('my games: the server\'s list, or the device\'s when the server cannot answ
       { id: 'g2', game: 'xiangqi', players: ['Bob', 'tester'], you: 'second', result: null, created_ms: 1700000000000 },
     ] }) });
   });
-  await page.goto(`${site.url}/#/past`);
+  await page.goto(`${env.site.url}/#/past`);
   await page.locator('.past [data-past="g1"]').waitFor();
   assert.match(await page.locator('.past li').first().innerText(), /Commander Chess: tester – AI level 1 · won \(checkmate\)/);
   assert.match(await page.locator('.past li').nth(1).innerText(), /in progress/);
@@ -293,8 +240,8 @@ test('my games: the server\'s list, or the device\'s when the server cannot answ
   await page.unroute(/\/api\/my-games$/);
   await page.route(/\/api\/my-games$/, (route) => route.fulfill({ status: 503, body: '{}' }));
   await page.evaluate(() => localStorage.setItem('cannonade_games', JSON.stringify([{ id: 'd1', kind: 'banqi', players: ['a', 'b'], result: 'in progress', moves: 3, role: 'spectator', at: 1700000000000 }])));
-  await page.goto(`${site.url}/#/lobby`);
-  await page.goto(`${site.url}/#/past`);
+  await page.goto(`${env.site.url}/#/lobby`);
+  await page.goto(`${env.site.url}/#/past`);
   await page.locator('.past a[href="#/game/d1"]').waitFor();
   assert.match(await page.locator('.past h2').innerText(), /on this device/);
   await page.close();
@@ -308,10 +255,10 @@ test('a chain of landings is picked by its first and last squares, or landing by
   const single = { mv: 'a1xa3', squares: ['a1', 'a3'], display: 'a1xa3' };
   fx.plies[0] = { ...fx.plies[0], legal: [chain, single], mv: chain.mv, display: chain.mv };
   fx.plies[1] = { ...fx.plies[1], legal: [chain, single], mv: single.mv, display: single.mv };
-  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const page = await env.browser.newPage({ viewport: { width: 1100, height: 900 } });
   const log = [];
   await page.routeWebSocket(/\/ws/, standIn('banqi', 'both', log, fake));
-  await page.goto(`${site.url}/#/game/fx-banqi`);
+  await page.goto(`${env.site.url}/#/game/fx-banqi`);
   await page.locator('.board .piece').first().waitFor();
   await clickSquare(page, 'a1');
   await clickSquare(page, 'c3');

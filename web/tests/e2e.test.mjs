@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launch, realServer, shot, clickSquare, ARTIFACTS } from './lib.mjs';
+import { launch, realServer, shot, clickMove, ARTIFACTS } from './lib.mjs';
 
 // Started before the tests are declared, so a missing binary skips them (and fails in CI).
 const server = await realServer();
@@ -34,7 +34,7 @@ async function newPage(viewport = { width: 1100, height: 900 }) {
 /** The game state the page holds (what the server sent it). */
 function state(page) {
   return page.evaluate(() => {
-    const g = window.cannonade.game;
+    const g = window.cannonade?.game;
     const s = g?.snap;
     if (!s) return null;
     return {
@@ -53,13 +53,6 @@ async function until(page, f, what, timeout = 30000) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(s)?.slice(0, 300)}`);
     await page.waitForTimeout(50);
   }
-}
-
-/** Plays one of the listed moves by clicking its squares (and the picker when asked). */
-async function clickMove(page, move) {
-  for (const sq of move.squares) await clickSquare(page, sq);
-  const choice = page.locator(`.picker button[data-mv="${move.mv}"]`);
-  if (await choice.count()) await choice.click();
 }
 
 /** A deterministic pick among the listed moves: prefer captures ("x") to end games sooner. */
@@ -190,7 +183,7 @@ test('rules pages draw their figures on the boards the server describes', { skip
   }
   // The last one is Commander's: its terrain comes from /api/geometry.
   assert.ok(await page.locator('figure .board .terrain.water').count() > 0);
-  assert.equal(await page.locator('figure .board .lines line.ford').count(), 2);
+  assert.equal(await page.locator('figure[data-start] .board .lines line.ford').count(), 2);
   await page.context().close();
 });
 
@@ -224,7 +217,7 @@ test('online: two players and a spectator who proposes; players never see propos
     const c = await until(carol, (s) => s.moves === n && !!s.legal?.length, 'the spectator to have the legal moves');
     const proposal = choose(c.legal, n + 3);
     await clickMove(carol, proposal);
-    await carol.locator('.my-proposal', { hasText: proposal.mv }).waitFor();
+    await carol.locator('.my-proposal', { hasText: proposal.display }).waitFor();
     const mover = players[c.toMove];
     const s = await until(mover, (x) => x.moves === n && !!x.legal?.length, 'the player to move');
     await noProposals();

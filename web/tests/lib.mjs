@@ -3,9 +3,11 @@
 // screenshots saved under target/web-artifacts for people to look at.
 
 import { chromium } from 'playwright-core';
+import { before, after } from 'node:test';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdirSync, readFileSync, existsSync } from 'node:fs';
+import assert from 'node:assert/strict';
 import { dirname, join, extname, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,11 +16,16 @@ export const ROOT = join(WEB, '..');
 export const ARTIFACTS = process.env.WEB_ARTIFACTS ?? join(ROOT, 'target', 'web-artifacts');
 mkdirSync(ARTIFACTS, { recursive: true });
 
+/** Recorded lines of play per game (crates/webui/examples/fixtures.rs). */
+export const FIXTURES = JSON.parse(readFileSync(join(WEB, 'tests', 'fixtures.json'), 'utf8'));
+
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
-export function launch() {
+/** @param {Record<string, string>} [env] the browser's environment (default: this process's) */
+export function launch(env) {
   return chromium.launch({
     executablePath: CHROMIUM,
+    env,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
@@ -86,4 +93,85 @@ export async function shot(page, name) {
 /** Clicks a square of the board by its name. */
 export async function clickSquare(page, sq) {
   await page.locator(`.board rect.hit[data-square="${sq}"]`).click();
+}
+
+/**
+ * Plays a listed move as a person would: clicks its squares in order and, where the board
+ * asks, the pieces of each step (a Commander stack) or the move among several on the same
+ * squares.
+ */
+export async function clickMove(page, move) {
+  const group = (unit) => page.locator(`.picker:not([hidden]) button[data-group="${unit}"]`);
+  await clickSquare(page, move.squares[0]);
+  for (let i = 1; i < move.squares.length; i++) {
+    const unit = move.units?.[i - 1];
+    // "Which pieces move?": picked before their square when the board asks first.
+    if (unit && (await group(unit).count())) await group(unit).click();
+    await clickSquare(page, move.squares[i]);
+    // "Which pieces go there?": picked after the square when several end on it.
+    if (unit && (await group(unit).count())) await group(unit).click();
+  }
+  const choice = page.locator(`.picker:not([hidden]) button[data-mv="${move.mv}"]`);
+  if (await choice.count()) await choice.click();
+}
+
+/**
+ * A stand-in server for one game: a snapshot on `watch`, then each expected move answered
+ * with the recorded event. `role` is what the page is in the game.
+ */
+export function standIn(kind, role, log, fixtures = FIXTURES) {
+  const fx = fixtures[kind];
+  const id = `fx-${kind}`;
+  let ply = 0;
+  const legalAt = (i) => (i < fx.plies.length ? fx.plies[i].legal : fx.legal_after);
+  return (ws) => {
+    ws.send(JSON.stringify({ t: 'welcome', protocol: 2, token: 'tok', user: { id: 'u1', name: 'tester', account: false }, games: Object.keys(fixtures) }));
+    ws.onMessage((text) => {
+      const m = JSON.parse(String(text));
+      log.push(m);
+      if (m.t === 'watch') {
+        ws.send(JSON.stringify({
+          t: 'snapshot', game: id, v: 0, kind, options: '', rated: false, geometry: fx.geometry,
+          start: fx.start, position: fx.start, moves: [],
+          players: [{ name: 'Alice', rating: null, ai: false, online: true }, { name: 'Bob', rating: null, ai: false, online: true }],
+          you: role, time_control: { initial_ms: 300000, increment_ms: 3000 },
+          clock: { remaining_ms: [300000, 300000], running: 'first' },
+          legal: legalAt(0), offers: [], result: null, commitment: null, seed: null, spectators: 2,
+          chat: [], crowd: role === 'spectator' ? { first: { agreed: 0, of: 0 }, second: { agreed: 0, of: 0 } } : null, rematch: null,
+        }));
+      }
+      if (m.t === 'move') {
+        const p = fx.plies[ply];
+        assert.equal(m.ply, ply, 'the move names the current ply');
+        const listed = p.legal.some((l) => l.mv === m.mv);
+        assert.ok(listed, `the client sent a listed move (${m.mv})`);
+        // The stand-in plays the recorded move whatever was picked among equals (a flip's
+        // result is the server's anyway).
+        ws.send(JSON.stringify({
+          t: 'event', game: id, v: ply + 1,
+          event: { e: 'moved', ply, mv: p.mv, display: p.display, seat: p.seat, position: p.position, clock: { remaining_ms: [299000, 300000], running: ply % 2 ? 'first' : 'second' } },
+          legal: legalAt(ply + 1),
+        }));
+        ply += 1;
+      }
+    });
+  };
+}
+
+
+/**
+ * The browser and the static site of a test file that stands in for the server: started
+ * before its tests, closed after them. Read `env.browser` and `env.site` inside the tests.
+ */
+export function standInSite() {
+  const env = /** @type {{browser: any, site: any}} */ ({ browser: null, site: null });
+  before(async () => {
+    env.browser = await launch();
+    env.site = await staticServer();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.site?.close();
+  });
+  return env;
 }

@@ -196,8 +196,96 @@ impl Position {
         }
     }
 
+    /// The move as people read it in a move list: the moving piece's letter in upper case
+    /// whatever its side, its square, a sign and its target. `–` steps, `×` captures,
+    /// `^` jumps over a friendly piece (`^×` capturing), `(×d6)` shoots without moving. A
+    /// soldier reaching the last rank adds the piece it removes, `@Te12`, or `@–` when it
+    /// removes none. Read back by [`Position::parse_display`].
+    pub fn display(&self, mv: Move) -> String {
+        let letter = self.piece_at(mv.from()).map_or('?', |p| p.kind.letter());
+        let (from, to) = (mv.from(), mv.to());
+        let mut s = match Marker::of(mv) {
+            Marker::Step => format!("{letter}{from}\u{2013}{to}"),
+            Marker::Capture => format!("{letter}{from}\u{d7}{to}"),
+            Marker::Jump => format!("{letter}{from}^{to}"),
+            Marker::JumpCapture => format!("{letter}{from}^\u{d7}{to}"),
+            Marker::Shot => format!("{letter}{from}(\u{d7}{to})"),
+        };
+        if mv.is_last_rank() {
+            match mv.removal().and_then(|sq| Some((sq, self.piece_at(sq)?))) {
+                Some((sq, piece)) => s.push_str(&format!(" @{}{sq}", piece.kind.letter())),
+                None => s.push_str(" @\u{2013}"),
+            }
+        }
+        s
+    }
+
+    /// Reads a move written as [`Position::display`] writes it: the one legal move with that
+    /// text.
+    pub fn parse_display(&self, text: &str) -> Result<Move, MoveError> {
+        let mut buf = MoveBuf::new();
+        crate::movegen::legal_moves(self, &mut buf);
+        let want = text.trim();
+        let mut found = buf.iter().copied().filter(|&m| self.display(m) == want);
+        match (found.next(), found.next()) {
+            (Some(m), None) => Ok(m),
+            _ => Err(MoveError::Illegal(want.into())),
+        }
+    }
+
     /// Reads a move string and checks it against this position.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         self.check_move(&MoveText::parse(text)?)
+    }
+}
+
+#[cfg(test)]
+mod display_tests {
+    use super::*;
+    use cannonade_core::Rules;
+
+    fn legal(p: &Position) -> Vec<Move> {
+        let mut buf = MoveBuf::new();
+        p.legal_moves(&mut buf);
+        buf.iter().copied().collect()
+    }
+
+    /// Every legal move's display text reads back as that move, along a deterministic
+    /// playout that captures whenever it can (shots, jumps and last-rank removals come up).
+    #[test]
+    fn every_legal_move_round_trips_through_its_display_text() {
+        let mut p = Position::startpos();
+        let mut markers = std::collections::HashSet::new();
+        for ply in 0..120 {
+            let moves = legal(&p);
+            if moves.is_empty() {
+                break;
+            }
+            for &m in &moves {
+                let text = p.display(m);
+                assert_eq!(p.parse_display(&text), Ok(m), "{text} in {}", p.fen());
+                markers.insert(Marker::of(m));
+            }
+            let captures: Vec<Move> =
+                moves.iter().copied().filter(|&m| Marker::of(m) != Marker::Step).collect();
+            let pool = if captures.is_empty() { &moves } else { &captures };
+            p.play(pool[ply * 13 % pool.len()]);
+        }
+        assert!(markers.contains(&Marker::Shot), "a shot was displayed");
+    }
+
+    #[test]
+    fn the_piece_letter_leads_and_white_is_upper_case_too() {
+        let p = Position::startpos();
+        let m = legal(&p)[0];
+        let text = p.display(m);
+        let letter = p.piece_at(m.from()).unwrap().kind.letter();
+        assert!(text.starts_with(letter) && letter.is_ascii_uppercase(), "{text}");
+        assert!(text.contains('\u{2013}') || text.contains('\u{d7}'), "{text}");
+        let mut q = p.clone();
+        q.play(m);
+        let w = legal(&q)[0];
+        assert!(q.display(w).starts_with(q.piece_at(w.from()).unwrap().kind.letter()));
+        assert!(p.parse_display("Zz1-a1").is_err());
     }
 }

@@ -51,11 +51,16 @@ impl Game for Position {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        Position::parse_move(self, text)
+        // The canonical text, else the text people read (`Te4×e6, Ie4–e5`); the first error says why.
+        Position::parse_move(self, text).or_else(|e| self.parse_display(text).map_err(|_| e))
     }
 
     fn move_text(&self, mv: Move) -> String {
         self.move_to_string(mv)
+    }
+
+    fn display_move(&self, mv: Move) -> String {
+        self.display(mv)
     }
 
     fn pretty(&self) -> String {

@@ -399,6 +399,54 @@ impl Position {
         out.ok_or(MoveError::NoSuchMove)
     }
 
+    /// The turn as people read it in a move list: each piece or stack that acts, written in
+    /// upper case whatever its side (no heroic marks: the board shows them), its point, a
+    /// sign for what it does and its target. `–` moves, `×` captures and moves there,
+    /// `(×e8)` captures from where it stands (shot or bombing), `×e6†` is a kamikaze, `&`
+    /// joins a friendly unit. A deploy lists its steps in order, each from the stack's
+    /// point, and leaves out the pieces that stay: `Tf4–f6` (the Militia stays on f4),
+    /// `Te4×e6, Ie4–e5`. A whole stack moves as one: `(TI)e4–e6`. Read back by
+    /// [`Position::parse_display`].
+    pub fn display(&self, mv: Move) -> String {
+        let from = mv.from;
+        let mut nb = self.b.clone();
+        let mut parts = Vec::with_capacity(3);
+        for st in mv.steps() {
+            let unit =
+                unit_text(sub_unit(nb.units[from as usize], st.group), true).replace('+', "");
+            let (at, to) = (name(from), name(st.to));
+            parts.push(match st.op {
+                Op::Move => format!("{unit}{at}\u{2013}{to}"),
+                Op::Capture => format!("{unit}{at}\u{d7}{to}"),
+                Op::Stay => format!("{unit}{at}(\u{d7}{to})"),
+                Op::Kamikaze => format!("{unit}{at}\u{d7}{to}\u{2020}"),
+                Op::Combine => format!("{unit}{at}&{to}"),
+            });
+            nb.step(from, st.group, st.to, st.op);
+            nb.promote(self.turn);
+        }
+        parts.join(", ")
+    }
+
+    /// Reads a turn written as [`Position::display`] writes it: the one legal turn with that
+    /// text (spaces around the commas do not matter).
+    pub fn parse_display(&self, text: &str) -> Result<Move, MoveError> {
+        let want: String = text.split(',').map(str::trim).collect::<Vec<_>>().join(", ");
+        let mut found = None;
+        let mut ambiguous = false;
+        generate(self, |m| {
+            if self.display(m) == want {
+                ambiguous |= found.replace(m).is_some();
+            }
+            ambiguous
+        });
+        match (found, ambiguous) {
+            (_, true) => Err(MoveError::Ambiguous),
+            (Some(m), false) => Ok(m),
+            (None, false) => Err(MoveError::NoSuchMove),
+        }
+    }
+
     /// A readable board (rank 12 at the top), the side to move and the FEN.
     pub fn pretty(&self) -> String {
         let mut s = String::new();
@@ -432,5 +480,67 @@ impl Position {
         s.push_str(&self.fen());
         s.push('\n');
         s
+    }
+}
+
+#[cfg(test)]
+mod display_tests {
+    use super::*;
+    use cannonade_core::{MoveBuf, Rules};
+
+    fn legal(p: &Position) -> Vec<Move> {
+        let mut buf = MoveBuf::new();
+        p.legal_moves(&mut buf);
+        buf.iter().copied().collect()
+    }
+
+    /// Every legal turn's display text reads back as that turn, in the start position, the
+    /// stack positions of section 15.2 and along a deterministic playout.
+    #[test]
+    fn every_legal_turn_round_trips_through_its_display_text() {
+        let fens = [
+            "10c/11/9im/11/11/11/2i8/11/11/1(NFT)1I7/11/6C4 r - - 0 1",
+            "9c1/11/9im/11/11/11/4i6/11/4(TI)6/9IM/11/10C r - - 0 1",
+        ];
+        let mut positions: Vec<Position> =
+            fens.iter().map(|f| Position::from_fen(f).unwrap()).collect();
+        let mut p = Position::startpos();
+        for ply in 0..40 {
+            positions.push(p.clone());
+            let moves = legal(&p);
+            let Some(&m) = moves.get(ply * 31 % moves.len().max(1)) else { break };
+            p.play(m);
+        }
+        for p in &positions {
+            for m in legal(p) {
+                let text = p.display(m);
+                assert_eq!(p.parse_display(&text), Ok(m), "{text} in {}", p.fen());
+            }
+        }
+    }
+
+    #[test]
+    fn a_deploy_reads_as_its_steps_and_a_stack_as_one_unit() {
+        let p =
+            Position::from_fen("9c1/11/9im/11/11/11/4i6/11/4(TI)6/9IM/11/10C r - - 0 1").unwrap();
+        let whole = p.parse_move("(TI)e4e5").unwrap();
+        assert_eq!(p.display(whole), "(TI)e4\u{2013}e5");
+        let deploy = p.parse_move("e4:I:T>xe6").unwrap();
+        assert_eq!(p.display(deploy), "Te4\u{d7}e6");
+        let two = p.parse_move("e4::T>xe6,I>e5").unwrap();
+        assert_eq!(p.display(two), "Te4\u{d7}e6, Ie4\u{2013}e5");
+        assert_eq!(p.parse_display("Te4\u{d7}e6 ,Ie4\u{2013}e5"), Ok(two));
+    }
+
+    #[test]
+    fn blue_pieces_are_written_in_upper_case_and_unknown_text_is_refused() {
+        let mut p = Position::startpos();
+        let first = legal(&p)[0];
+        p.play(first);
+        let m = legal(&p)[0];
+        let text = p.display(m);
+        assert!(text.chars().next().unwrap().is_ascii_uppercase(), "{text}");
+        assert_eq!(p.parse_display("Zz9\u{2013}a1"), Err(MoveError::NoSuchMove));
+        assert_eq!(p.parse_display(""), Err(MoveError::NoSuchMove));
     }
 }

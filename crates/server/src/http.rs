@@ -9,9 +9,9 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use cannonade_games::GameKind;
+use cannonade_games::{AnyGame, GameKind};
 use cannonade_store::GameRow;
-use cannonade_wire::{Geometry, PastGame, Role};
+use cannonade_wire::{Geometry, PastGame, PublicPosition, Role};
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -33,6 +33,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/game/{id}/positions", get(positions))
         .route("/api/my-games", get(my_games))
         .route("/api/geometry", get(geometries))
+        .route("/api/starts", get(starts))
+        .route("/api/invite/{code}", get(invite))
         .route("/api/register", post(register))
         .route("/api/login", post(login))
         .fallback(static_file)
@@ -200,6 +202,22 @@ async fn geometries() -> Response {
     let all: std::collections::BTreeMap<&str, Geometry> =
         GameKind::available_games().map(|k| (k.name(), Geometry::of(k))).collect();
     Json(all).into_response()
+}
+
+/// Each available game's start position as clients see it (the rules pages draw them).
+async fn starts() -> Response {
+    let all: std::collections::BTreeMap<&str, PublicPosition> = GameKind::available_games()
+        .filter_map(|k| Some((k.name(), PublicPosition::of(&AnyGame::start(k).ok()?))))
+        .collect();
+    Json(all).into_response()
+}
+
+/// What an invite offers: game, clock and who invites (on this node).
+async fn invite(State(app): State<Arc<App>>, Path(code): Path<String>) -> Response {
+    match app.lobby.seek(&code) {
+        Some(info) => Json(info).into_response(),
+        None => error(StatusCode::NOT_FOUND, "no open invite with this code"),
+    }
 }
 
 /// The body of `/api/register` and `/api/login`.

@@ -180,6 +180,12 @@ impl Lobby {
         }
     }
 
+    /// What seek or invite `id` offers (the invite page names the game, clock and inviter
+    /// before the invited player joins).
+    pub fn seek(&self, id: &str) -> Option<SeekInfo> {
+        lock(&self.seeks).iter().find(|s| s.info.id == id).map(|s| s.info.clone())
+    }
+
     /// This node's public seeks.
     pub fn public_seeks(&self) -> Vec<SeekInfo> {
         lock(&self.seeks).iter().filter(|s| !s.private).map(|s| s.info.clone()).collect()

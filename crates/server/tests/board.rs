@@ -178,3 +178,37 @@ async fn positions_for_replay_my_games_geometries_and_the_games_in_welcome() {
         assert_eq!(all[kind.name()]["game"], kind.name(), "{kind}");
     }
 }
+
+/// The rules pages draw each game's start position from `/api/starts`; the invite page says
+/// what an invite offers from `/api/invite/CODE`, and that a code no longer open is gone.
+#[tokio::test]
+async fn start_positions_and_what_an_invite_offers() {
+    let (addr, app) = server(config()).await;
+    let (s, body) = get(&app, "/api/starts", None).await;
+    assert_eq!(s, StatusCode::OK);
+    let starts: std::collections::BTreeMap<String, PublicPosition> =
+        serde_json::from_str(&body).unwrap();
+    for kind in GameKind::available_games() {
+        let expected = PublicPosition::of(&AnyGame::start(kind).unwrap());
+        assert_eq!(starts[kind.name()], expected, "{kind}");
+    }
+
+    let mut c = Client::connect(addr, None).await;
+    c.send(ClientMsg::Invite {
+        game: GameKind::Commander,
+        options: String::new(),
+        clock: tc(300_000, 3_000),
+        rated: false,
+    })
+    .await;
+    let code = match c.until("the invite", |m| matches!(m, ServerMsg::InviteCreated { .. })).await {
+        ServerMsg::InviteCreated { code, .. } => code,
+        _ => unreachable!(),
+    };
+    let (s, body) = get(&app, &format!("/api/invite/{code}"), None).await;
+    assert_eq!(s, StatusCode::OK, "{body}");
+    let info: cannonade_wire::SeekInfo = serde_json::from_str(&body).unwrap();
+    assert_eq!((info.id.as_str(), info.game), (code.as_str(), GameKind::Commander));
+    assert_eq!(info.clock, tc(300_000, 3_000));
+    assert_eq!(get(&app, "/api/invite/nope", None).await.0, StatusCode::NOT_FOUND);
+}

@@ -1,7 +1,7 @@
 //! Small types shared by several messages.
 
 use cannonade_core::Side;
-use cannonade_games::{AnyGame, AnyMove};
+use cannonade_games::{AnyGame, AnyMove, GameKind};
 use serde::{Deserialize, Serialize};
 
 /// A seat at the table: `first` moves first (Xiangqi's and Chess-Battle's Red; Banqi's colours
@@ -151,12 +151,20 @@ pub struct LegalMove {
     pub squares: Vec<String>,
     /// The move in the game's notation as people read it (WXF for Xiangqi).
     pub display: String,
+    /// What moves at each step, when a square may hold several pieces (Commander Chess's
+    /// stacks): the unit text (`T`, `(FT)`, `+I`) that goes from the first square to
+    /// `squares[i + 1]` at step `i`. A client lets the player pick these pieces, then their
+    /// square, one step at a time. Empty (and not sent) in the other games.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub units: Vec<String>,
 }
 
 impl LegalMove {
     /// The legal move `m` of `game`.
     pub fn of(game: &AnyGame, m: AnyMove) -> LegalMove {
-        LegalMove { display: game.display_move(m), ..LegalMove::from_text(game.move_text(m)) }
+        let mv = game.move_text(m);
+        let units = step_units(game, &mv).map(str::to_string).collect();
+        LegalMove { display: game.display_move(m), units, ..LegalMove::from_text(mv) }
     }
 
     /// The legal move for a move text (displayed as itself), with the squares read from it:
@@ -164,7 +172,7 @@ impl LegalMove {
     /// not a file: it is followed by a letter).
     pub fn from_text(mv: String) -> LegalMove {
         let squares = square_names(&mv).map(str::to_string).collect();
-        LegalMove { display: mv.clone(), mv, squares }
+        LegalMove { display: mv.clone(), mv, squares, units: Vec::new() }
     }
 
     /// The legal moves `moves` of `game` as a JSON list: the text that serialising their
@@ -184,7 +192,12 @@ impl LegalMove {
             moves.iter().map(|&m| (game.move_text(m), game.display_move(m))).collect();
         let list: Vec<LegalRef<'_>> = texts
             .iter()
-            .map(|(mv, display)| LegalRef { mv, squares: Squares(mv), display })
+            .map(|(mv, display)| LegalRef {
+                mv,
+                squares: Squares(mv),
+                display,
+                units: Units(game, mv),
+            })
             .collect();
         serde_json::to_string(&list).unwrap_or_else(|_| "[]".into())
     }
@@ -210,12 +223,44 @@ fn square_names(mv: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// The unit texts a Commander Chess turn moves, step by step (see [`LegalMove::units`]),
+/// read from the form of its text (section 14.3): `<unit><from><op><to>` moves one unit,
+/// `<from>:<stay>:<unit>><op><to>,…` one unit per step. Nothing in the other games.
+fn step_units<'a>(game: &AnyGame, mv: &'a str) -> impl Iterator<Item = &'a str> {
+    let commander = game.kind() == GameKind::Commander;
+    let deploy = mv.splitn(3, ':').nth(2).filter(|_| commander);
+    let whole = (commander && deploy.is_none())
+        .then(|| mv.find(|c: char| c.is_ascii_digit()).map(|d| &mv[..d.saturating_sub(1)]))
+        .flatten();
+    deploy
+        .into_iter()
+        .flat_map(|steps| steps.split(',').filter_map(|s| s.split('>').next()))
+        .chain(whole)
+}
+
 /// A [`LegalMove`] borrowing its texts, serialised the same way.
 #[derive(Serialize)]
 struct LegalRef<'a> {
     mv: &'a str,
     squares: Squares<'a>,
     display: &'a str,
+    #[serde(skip_serializing_if = "Units::is_empty")]
+    units: Units<'a>,
+}
+
+/// The step units of a move text, serialised as their list.
+struct Units<'a>(&'a AnyGame, &'a str);
+
+impl Units<'_> {
+    fn is_empty(&self) -> bool {
+        step_units(self.0, self.1).next().is_none()
+    }
+}
+
+impl Serialize for Units<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(step_units(self.0, self.1))
+    }
 }
 
 /// The squares of a move text, serialised as the list of their names.
@@ -323,6 +368,31 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Each step of a Commander turn names the unit that goes to the step's square; whole
+    /// moves name the unit standing on the first square; other games name none.
+    #[test]
+    fn commander_steps_name_their_units() {
+        let game = AnyGame::from_fen(
+            GameKind::Commander,
+            "10c/11/9im/11/11/11/2i8/11/11/1(NFT)1I7/11/6C4 r - - 0 1",
+        )
+        .unwrap();
+        let mut deploys = 0;
+        for m in game.legal_moves() {
+            let legal = LegalMove::of(&game, m);
+            assert_eq!(legal.units.len(), legal.squares.len() - 1, "{}", legal.mv);
+            if legal.squares[0] == "b3" {
+                let stack = ["(NFT)", "N", "F", "T", "(FT)", "(NT)", "(NF)"];
+                assert!(legal.units.iter().all(|u| stack.contains(&u.as_str())), "{}", legal.mv);
+                deploys += usize::from(legal.mv.contains(':'));
+            }
+        }
+        assert!(deploys > 0);
+        let xiangqi = AnyGame::start(GameKind::Xiangqi).unwrap();
+        let m = xiangqi.legal_moves()[0];
+        assert!(LegalMove::of(&xiangqi, m).units.is_empty());
     }
 
     #[test]

@@ -28,8 +28,40 @@ pub struct Geometry {
     pub regions: Vec<Region>,
     /// The river, if the board has one.
     pub river: Option<River>,
-    /// The pieces' letters and names.
-    pub pieces: Vec<PieceInfo>,
+    /// The pieces' letters, names, colours and symbols.
+    pub pieces: Vec<LegendPiece>,
+}
+
+/// A piece of the legend as clients get it: the game's entry and the symbol its picture and
+/// translated name are keyed by.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LegendPiece {
+    /// Letter, English name and colour, as the game describes the piece.
+    #[serde(flatten)]
+    pub info: PieceInfo,
+    /// What to draw and call it, the same for both seats: `<family>.<name>` (`cn.horse` for
+    /// Xiangqi's and Banqi's horse, `cmd.navy`, `cb.machine_gun`), `hidden` for a face-down
+    /// piece. A client keys its pictures and translated names by this, so it needs no table
+    /// of each game's letters.
+    pub symbol: String,
+}
+
+impl LegendPiece {
+    /// The legend entry `info` of `game` with its symbol.
+    pub fn of(game: GameKind, info: PieceInfo) -> LegendPiece {
+        // Xiangqi and Banqi share their pieces, so their pictures and names.
+        let family = match game {
+            GameKind::Xiangqi | GameKind::Banqi => "cn",
+            GameKind::ChessBattle => "cb",
+            GameKind::Commander => "cmd",
+        };
+        let symbol = if info.colour == "unknown" {
+            "hidden".to_string()
+        } else {
+            format!("{family}.{}", info.name.replace([' ', '-'], "_"))
+        };
+        LegendPiece { info, symbol }
+    }
 }
 
 impl Geometry {
@@ -46,7 +78,7 @@ impl Geometry {
             missing: b.missing,
             regions: b.regions,
             river: b.river,
-            pieces: b.pieces,
+            pieces: b.pieces.into_iter().map(|p| LegendPiece::of(game, p)).collect(),
         }
     }
 
@@ -77,6 +109,31 @@ mod tests {
             assert_eq!(g.file_labels.len(), g.files as usize);
             assert_eq!(g.rank_labels.len(), g.ranks as usize);
         }
+    }
+
+    /// Clients key pictures and translated names by symbol: every letter has one, the two
+    /// seats' pieces of a kind share it, no two kinds of a game do, and it is sent beside
+    /// the letter, name and colour.
+    #[test]
+    fn every_piece_has_a_symbol_shared_by_both_seats_only() {
+        for kind in GameKind::available_games() {
+            let g = Geometry::of(kind);
+            for p in &g.pieces {
+                let same: Vec<&LegendPiece> =
+                    g.pieces.iter().filter(|q| q.symbol == p.symbol).collect();
+                let expected = if p.symbol == "hidden" { 1 } else { 2 };
+                assert_eq!(same.len(), expected, "{kind}: {}", p.symbol);
+                assert!(same.iter().all(|q| q.info.letter.eq_ignore_ascii_case(&p.info.letter)));
+                assert!(p.symbol.chars().all(|c| c.is_ascii_lowercase() || c == '.' || c == '_'));
+            }
+        }
+        let g = Geometry::of(GameKind::Commander);
+        let navy = g.pieces.iter().find(|p| p.info.letter == "N").unwrap();
+        assert_eq!(navy.symbol, "cmd.navy");
+        let json = serde_json::to_value(navy).unwrap();
+        assert_eq!(json["letter"], "N");
+        assert_eq!(json["colour"], "red");
+        assert_eq!(json["symbol"], "cmd.navy");
     }
 
     #[test]

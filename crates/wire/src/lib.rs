@@ -34,7 +34,7 @@ pub use common::{
     PlayerInfo, Role, Room, Seat, TimeControl, UserInfo,
 };
 pub use event::GameEvent;
-pub use geometry::{Geometry, Layout, PieceInfo, Region, River};
+pub use geometry::{Geometry, Layout, LegendPiece, PieceInfo, Region, River};
 pub use position::{AirDefence, PieceColour, PublicPosition};
 pub use server::{
     ChatLine, GameSummary, PastGame, Positions, Reveal, Score, SeekInfo, ServerMsg, Snapshot,

@@ -2,8 +2,9 @@
 
 import { Net, socketUrl } from './net.js';
 import { GameView } from './game.js';
-import { h, GAME_NAMES, pastGames } from './ui.js';
-import { muted, setMuted, play } from './sound.js';
+import { h, GAMES, gameName, pastGames, prefs, savePrefs, applyTheme, reasonText } from './ui.js';
+import { muted, setMuted, play, played } from './sound.js';
+import { t, LANGS, lang, setLang, translateDom, loadLang } from './i18n.js';
 
 /** @typedef {import('./types.js').ServerMsg} ServerMsg */
 /** @typedef {import('./types.js').GameKind} GameKind */
@@ -11,6 +12,10 @@ import { muted, setMuted, play } from './sound.js';
 /** @typedef {import('./types.js').GameSummary} GameSummary */
 
 const net = new Net(socketUrl());
+// A handle for tests and for people debugging in the console.
+window.cannonade = { net, game: null, sounds: played };
+// The language's catalogue comes next: every text below is read from it.
+await loadLang();
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));
 const conn = /** @type {HTMLElement} */ (document.getElementById('conn'));
 const muteBtn = /** @type {HTMLButtonElement} */ (document.getElementById('mute'));
@@ -26,21 +31,21 @@ const mySeeks = new Set();
 let inviteLink = null;
 
 const CLOCKS = /** @type {const} */ ([
-  ['No clock', 0, 0],
-  ['3 + 2', 180000, 2000],
-  ['5 + 3', 300000, 3000],
-  ['10 + 5', 600000, 5000],
+  [0, 0],
+  [180000, 2000],
+  [300000, 3000],
+  [600000, 5000],
 ]);
 
 function renderConn() {
   const s = net.status;
-  conn.textContent = s === 'open' ? `● online${net.user ? ' as ' + net.user.name : ''}` : s === 'connecting' ? '○ connecting…' : '○ reconnecting…';
+  conn.textContent = s === 'open' ? (net.user ? t('conn.online_as', { name: net.user.name }) : t('conn.online')) : s === 'connecting' ? t('conn.connecting') : t('conn.reconnecting');
   conn.className = `conn ${s}`;
   document.body.classList.toggle('is-offline', s !== 'open');
 }
 
 function renderMute() {
-  muteBtn.textContent = muted() ? 'Sound: off' : 'Sound: on';
+  muteBtn.textContent = muted() ? t('sound.off') : t('sound.on');
   muteBtn.setAttribute('aria-pressed', String(muted()));
 }
 
@@ -49,6 +54,32 @@ muteBtn.addEventListener('click', () => {
   renderMute();
   play('move');
 });
+
+/** The header's settings: language, board theme, Xiangqi/Banqi piece set. */
+function settings() {
+  const box = /** @type {HTMLElement} */ (document.getElementById('settings'));
+  const select = (/** @type {string} */ id, /** @type {string} */ label, /** @type {[string, string][]} */ options, /** @type {string} */ value, /** @type {(v: string) => void} */ f) => {
+    const s = /** @type {HTMLSelectElement} */ (h('select', { id, 'aria-label': label, title: label }, ...options.map(([v, n]) => h('option', { value: v }, n))));
+    s.value = value;
+    s.addEventListener('change', () => f(s.value));
+    return s;
+  };
+  const p = prefs();
+  box.replaceChildren(
+    select('lang', t('settings.language'), Object.entries(LANGS), lang(), (v) => setLang(/** @type {import('./i18n.js').Lang} */ (v))),
+    select('theme', t('settings.theme'), [['wood', t('theme.wood')], ['slate', t('theme.slate')]], p.theme, (v) => {
+      savePrefs({ ...prefs(), theme: v === 'slate' ? 'slate' : 'wood' });
+    }),
+    select('piece-set', t('settings.pieces'), [['traditional', t('pieces.traditional')], ['figures', t('pieces.figures')]], p.pieceSet, (v) => {
+      savePrefs({ ...prefs(), pieceSet: v === 'figures' ? 'figures' : 'traditional' });
+      const game = window.cannonade.game;
+      if (game) {
+        game.render();
+        game.renderLegend();
+      }
+    }),
+  );
+}
 
 net.onStatus(renderConn);
 /** @type {GameKind[]|null} the games this server plays, from `welcome` */
@@ -59,8 +90,7 @@ net.on((m) => {
     renderConn();
     available = m.games;
     screen?.onWelcome?.();
-  }
-  else if (m.t === 'game_started') {
+  } else if (m.t === 'game_started') {
     play('notify');
     location.hash = `#/game/${m.game}`;
   } else if (m.t === 'lobby') {
@@ -85,28 +115,33 @@ net.on((m) => {
 
 /** @param {string} text */
 function toast(text) {
-  const t = h('div', { class: 'toast', role: 'alert' }, text);
-  document.body.append(t);
-  setTimeout(() => t.remove(), 5000);
+  const el = h('div', { class: 'toast', role: 'alert' }, text);
+  document.body.append(el);
+  setTimeout(() => el.remove(), 5000);
 }
 
 /** @type {() => void} */
 let refreshLobby = () => {};
+
+/** @param {{initial_ms: number, increment_ms: number}} c */
+function clockText(c) {
+  return c.initial_ms ? t('clock.minutes', { m: c.initial_ms / 60000, s: c.increment_ms / 1000 }) : t('clock.none');
+}
 
 // ---- screens ------------------------------------------------------------------------------
 
 function home() {
   /** @type {GameKind} */
   let game = /** @type {GameKind} */ (localStorage.getItem('cannonade_game') ?? 'xiangqi');
-  const games = /** @type {GameKind[]} */ (Object.keys(GAME_NAMES));
-  const pick = h('div', { class: 'game-pick', role: 'radiogroup', 'aria-label': 'Game' });
+  if (!GAMES.includes(game)) game = 'xiangqi';
+  const pick = h('div', { class: 'game-pick', role: 'radiogroup', 'aria-label': t('home.game') });
   const drawPick = () =>
     pick.replaceChildren(
-      ...games.map((g) => {
+      ...GAMES.map((g) => {
         // A game this server does not play is shown greyed out, not offered.
         const off = available !== null && !available.includes(g);
         const b = h('button', { type: 'button', role: 'radio', 'aria-checked': String(g === game), 'data-game': g, class: g === game ? 'chosen' : '' },
-          h('strong', {}, GAME_NAMES[g]), h('a', { href: `rules/${g}.html`, class: 'rules-link' }, 'rules'));
+          h('strong', {}, gameName(g)), h('span', { class: 'blurb' }, t(`home.blurb.${g}`)), h('a', { href: `/rules/${g}.html`, class: 'rules-link' }, t('home.rules')));
         if (off) b.setAttribute('disabled', '');
         b.addEventListener('click', (e) => {
           if (/** @type {HTMLElement} */ (e.target).closest('a') || off) return;
@@ -119,38 +154,38 @@ function home() {
     );
   if (available && !available.includes(game)) game = available[0] ?? game;
   drawPick();
-  const clock = /** @type {HTMLSelectElement} */ (h('select', { id: 'clock', 'aria-label': 'Clock' }, ...CLOCKS.map(([n], i) => h('option', { value: String(i) }, n))));
+  const clock = /** @type {HTMLSelectElement} */ (h('select', { id: 'clock', 'aria-label': t('home.clock') }, ...CLOCKS.map(([ms, inc], i) => h('option', { value: String(i) }, clockText({ initial_ms: ms, increment_ms: inc })))));
   clock.value = '2';
   const tc = () => {
     const c = CLOCKS[Number(clock.value)];
-    return { initial_ms: c[1], increment_ms: c[2] };
+    return { initial_ms: c[0], increment_ms: c[1] };
   };
-  const level = /** @type {HTMLSelectElement} */ (h('select', { id: 'level', 'aria-label': 'AI level' }, ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((l) => h('option', { value: String(l) }, `Level ${l}`))));
-  const seat = /** @type {HTMLSelectElement} */ (h('select', { id: 'seat', 'aria-label': 'Your seat' }, h('option', { value: 'first' }, 'Move first'), h('option', { value: 'second' }, 'Move second'), h('option', { value: '' }, 'Random seat')));
+  const level = /** @type {HTMLSelectElement} */ (h('select', { id: 'level', 'aria-label': t('home.level') }, ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((l) => h('option', { value: String(l) }, t('home.level_n', { n: l })))));
+  const seat = /** @type {HTMLSelectElement} */ (h('select', { id: 'seat', 'aria-label': t('home.seat') }, h('option', { value: 'first' }, t('home.seat_first')), h('option', { value: 'second' }, t('home.seat_second')), h('option', { value: '' }, t('home.seat_random'))));
   const act = (/** @type {string} */ name, /** @type {string} */ label, /** @type {() => void} */ f) => {
     const b = h('button', { type: 'button', 'data-mode': name }, label);
     b.addEventListener('click', () => {
-      if (net.status !== 'open') return toast('Not connected yet.');
+      if (net.status !== 'open') return toast(t('home.not_connected'));
       f();
     });
     return b;
   };
   main.replaceChildren(
     h('section', { class: 'home' },
-      h('h2', {}, 'Choose a game'), pick,
-      h('div', { class: 'row' }, h('label', { for: 'clock' }, 'Clock '), clock),
-      h('h2', {}, 'Choose how to play'),
+      h('h2', {}, t('home.choose_game')), pick,
+      h('div', { class: 'row' }, h('label', { for: 'clock' }, t('home.clock') + ' '), clock),
+      h('h2', {}, t('home.choose_mode')),
       h('div', { class: 'modes' },
-        h('div', { class: 'mode' }, h('h3', {}, 'Against the computer'), level, seat,
-          act('ai', 'Play the AI', () => net.send({ t: 'play_ai', game, options: '', clock: tc(), level: Number(level.value), seat: seat.value || null }))),
-        h('div', { class: 'mode' }, h('h3', {}, 'Two people, this device'),
-          act('hotseat', 'Start hot-seat', () => net.send({ t: 'hotseat', game, options: '', clock: tc() }))),
-        h('div', { class: 'mode' }, h('h3', {}, 'Online'),
-          act('seek', 'Seek an opponent', () => {
+        h('div', { class: 'mode' }, h('h3', {}, t('home.ai')), level, seat,
+          act('ai', t('home.play_ai'), () => net.send({ t: 'play_ai', game, options: '', clock: tc(), level: Number(level.value), seat: seat.value || null }))),
+        h('div', { class: 'mode' }, h('h3', {}, t('home.hotseat')),
+          act('hotseat', t('home.start_hotseat'), () => net.send({ t: 'hotseat', game, options: '', clock: tc() }))),
+        h('div', { class: 'mode' }, h('h3', {}, t('home.online')),
+          act('seek', t('home.seek'), () => {
             net.send({ t: 'seek', game, options: '', clock: tc(), rated: false });
             location.hash = '#/lobby';
           }),
-          act('invite', 'Invite a friend', () => {
+          act('invite', t('home.invite'), () => {
             inviteLink = null;
             net.send({ t: 'invite', game, options: '', clock: tc(), rated: false });
             location.hash = '#/lobby';
@@ -167,6 +202,18 @@ function home() {
   };
 }
 
+/** A copy button for a text field. @param {HTMLInputElement} input */
+function copyButton(input) {
+  const b = h('button', { type: 'button', 'data-action': 'copy', class: 'secondary' }, t('lobby.copy'));
+  b.addEventListener('click', () => {
+    input.select();
+    // Without clipboard access (a plain http page) the text stays selected to copy by hand.
+    navigator.clipboard?.writeText(input.value).catch(() => {});
+    b.textContent = t('lobby.copied');
+  });
+  return b;
+}
+
 function lobbyScreen() {
   const stop = net.follow(() => [{ t: 'lobby_subscribe' }]);
   const box = h('section', { class: 'lobby' });
@@ -175,17 +222,19 @@ function lobbyScreen() {
     const me = net.user?.name;
     const rows = lobby.seeks.map((s) => {
       const mine = s.by === me || mySeeks.has(s.id);
-      const b = h('button', { type: 'button', 'data-seek': s.id }, mine ? 'Cancel' : 'Play');
+      const b = h('button', { type: 'button', 'data-seek': s.id }, mine ? t('lobby.cancel') : t('lobby.play'));
       b.addEventListener('click', () => net.send(mine ? { t: 'cancel_seek', id: s.id } : { t: 'accept_seek', id: s.id }));
-      return h('li', { class: mine ? 'mine' : '' }, `${GAME_NAMES[s.game] ?? s.game} · ${s.by} · ${clockText(s.clock)} `, b);
+      return h('li', { class: mine ? 'mine' : '' }, `${gameName(s.game)} · ${s.by} · ${clockText(s.clock)} `, b);
     });
-    const invite = inviteLink
-      ? h('p', { class: 'invite' }, 'Send this link to your friend: ', h('input', { readonly: '', value: inviteLink, id: 'invite-link', 'aria-label': 'Invite link' }))
-      : '';
+    let invite = /** @type {Node|string} */ ('');
+    if (inviteLink) {
+      const input = /** @type {HTMLInputElement} */ (h('input', { readonly: '', value: inviteLink, id: 'invite-link', 'aria-label': t('lobby.invite_link') }));
+      invite = h('p', { class: 'invite' }, t('lobby.send_link') + ' ', input, ' ', copyButton(input));
+    }
     box.replaceChildren(
-      h('h2', {}, 'Lobby'), invite,
-      rows.length ? h('ul', { class: 'seeks' }, ...rows) : h('p', {}, 'No open seeks. Start one from the home page.'),
-      h('p', {}, `${lobby.live} live game${lobby.live === 1 ? '' : 's'} — `, h('a', { href: '#/live' }, 'watch')),
+      h('h2', {}, t('nav.lobby')), invite,
+      rows.length ? h('ul', { class: 'seeks' }, ...rows) : h('p', {}, t('lobby.no_seeks')),
+      h('p', {}, t('lobby.live', { n: lobby.live }) + ' — ', h('a', { href: '#/live' }, t('lobby.watch'))),
     );
   };
   refreshLobby();
@@ -204,8 +253,8 @@ function liveScreen() {
   main.replaceChildren(box);
   refreshLobby = () => {
     const rows = lobby.games.map((g) =>
-      h('li', {}, h('a', { href: `#/game/${g.id}`, 'data-watch': g.id }, `${GAME_NAMES[g.game] ?? g.game}: ${g.players[0]} – ${g.players[1]}`), ` · ${g.moves} moves · ${g.spectators} watching`));
-    box.replaceChildren(h('h2', {}, 'Live games'), rows.length ? h('ul', { class: 'games' }, ...rows) : h('p', {}, 'No game is being played right now.'));
+      h('li', {}, h('a', { href: `#/game/${g.id}`, 'data-watch': g.id }, `${gameName(g.game)}: ${g.players[0]} – ${g.players[1]}`), ` · ${t('live.moves', { n: g.moves })} · ${t('game.watching_n', { n: g.spectators })}`));
+    box.replaceChildren(h('h2', {}, t('live.title')), rows.length ? h('ul', { class: 'games' }, ...rows) : h('p', {}, t('live.none')));
   };
   refreshLobby();
   return {
@@ -218,19 +267,19 @@ function liveScreen() {
 }
 
 function pastScreen() {
-  const box = h('section', { class: 'past' }, h('h2', {}, 'Your games'), h('p', {}, 'Loading…'));
+  const box = h('section', { class: 'past' }, h('h2', {}, t('past.title')), h('p', {}, t('past.loading')));
   main.replaceChildren(box);
   let gone = false;
   const deviceList = () => {
     const list = pastGames();
     box.replaceChildren(
-      h('h2', {}, 'Your games on this device'),
-      h('p', { class: 'note' }, 'The server’s list could not be had; this is the list kept by this browser.'),
+      h('h2', {}, t('past.device_title')),
+      h('p', { class: 'note' }, t('past.device_note')),
       list.length
         ? h('ul', { class: 'games' }, ...list.map((g) =>
-          h('li', {}, h('a', { href: `#/game/${g.id}` }, `${GAME_NAMES[g.kind] ?? g.kind}: ${g.players[0]} – ${g.players[1]}`),
-            ` · ${g.moves} moves · ${g.result} · ${new Date(g.at).toLocaleString()}`)))
-        : h('p', {}, 'No games yet.'),
+          h('li', {}, h('a', { href: `#/game/${g.id}` }, `${gameName(g.kind)}: ${g.players[0]} – ${g.players[1]}`),
+            ` · ${t('live.moves', { n: g.moves })} · ${g.result} · ${new Date(g.at).toLocaleString(lang())}`)))
+        : h('p', {}, t('past.none')),
     );
   };
   // The session's token is known (and current) once the socket has its welcome.
@@ -244,14 +293,12 @@ function pastScreen() {
       .then((/** @type {{games: import('./types.js').PastGameInfo[]}} */ body) => {
         if (gone) return;
         box.replaceChildren(
-          h('h2', {}, 'Your games'),
+          h('h2', {}, t('past.title')),
           body.games.length
-            ? h('ul', { class: 'games', 'data-source': 'server' }, ...body.games.map((g) => {
-              const result = pastResult(g);
-              return h('li', {}, h('a', { href: `#/game/${g.id}`, 'data-past': g.id }, `${GAME_NAMES[g.game] ?? g.game}: ${g.players[0]} – ${g.players[1]}`),
-                ` · ${result} · ${new Date(g.created_ms).toLocaleString()}`);
-            }))
-            : h('p', {}, 'No games yet.'),
+            ? h('ul', { class: 'games', 'data-source': 'server' }, ...body.games.map((g) =>
+              h('li', {}, h('a', { href: `#/game/${g.id}`, 'data-past': g.id }, `${gameName(g.game)}: ${g.players[0]} – ${g.players[1]}`),
+                ` · ${pastResult(g)} · ${new Date(g.created_ms).toLocaleString(lang())}`)))
+            : h('p', {}, t('past.none')),
         );
       })
       .catch(() => {
@@ -273,29 +320,36 @@ function pastScreen() {
  */
 function pastResult(g) {
   const r = g.result;
-  if (!r) return 'in progress';
-  const why = r.reason.replace(/[-_]/g, ' ');
-  if (!r.winner) return r.reason === 'aborted' ? 'aborted' : `draw (${why})`;
-  if (g.you === 'both' || g.you === 'spectator') return `${r.winner === 'first' ? 'first' : 'second'} player won (${why})`;
-  return `${r.winner === g.you ? 'won' : 'lost'} (${why})`;
+  if (!r) return t('past.in_progress');
+  const why = reasonText(r.reason);
+  if (!r.winner) return r.reason === 'aborted' ? t('past.aborted') : t('past.draw', { why });
+  if (g.you === 'both' || g.you === 'spectator') return t(r.winner === 'first' ? 'past.first_won' : 'past.second_won', { why });
+  return t(r.winner === g.you ? 'past.won' : 'past.lost', { why });
 }
 
 /** @param {string} code */
 function inviteScreen(code) {
-  const b = h('button', { type: 'button', 'data-mode': 'accept-invite' }, 'Join the game');
+  const b = h('button', { type: 'button', 'data-mode': 'accept-invite' }, t('invite.join'));
   b.addEventListener('click', () => net.send({ t: 'accept_seek', id: code }));
-  main.replaceChildren(h('section', { class: 'invite' }, h('h2', {}, 'You are invited to a game'), b));
+  const what = h('p', { class: 'invite-what' }, t('invite.looking'));
+  main.replaceChildren(h('section', { class: 'invite' }, h('h2', {}, t('invite.title')), what, b));
+  // What the invite offers: game, clock, who.
+  fetch(`/api/invite/${encodeURIComponent(code)}`)
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+    .then((/** @type {SeekInfo} */ s) => {
+      what.replaceChildren(t('invite.what', { who: s.by, game: gameName(s.game), clock: clockText(s.clock) }), ' ', h('a', { href: `/rules/${s.game}.html` }, t('home.rules')));
+      what.dataset.game = s.game;
+    })
+    .catch(() => {
+      what.textContent = t('invite.gone');
+    });
   return { destroy() {} };
-}
-
-/** @param {{initial_ms: number, increment_ms: number}} c */
-function clockText(c) {
-  return c.initial_ms ? `${c.initial_ms / 60000} + ${c.increment_ms / 1000}` : 'no clock';
 }
 
 function route() {
   screen?.destroy();
   screen = null;
+  window.cannonade.game = null;
   const invite = /^\/invite\/([\w-]+)/.exec(location.pathname);
   const hash = location.hash.replace(/^#/, '') || '/';
   // The server also serves the page at /game/ID (links it hands out).
@@ -312,10 +366,10 @@ function route() {
   else screen = home();
 }
 
-// A handle for tests and for people debugging in the console.
-window.cannonade = { net, game: null };
-
 window.addEventListener('hashchange', route);
+applyTheme();
+translateDom();
+settings();
 renderConn();
 renderMute();
 route();

@@ -3,7 +3,9 @@
 
 import { Board } from './board.js';
 import { play } from './sound.js';
-import { h, GAME_NAMES, rememberGame, seatName, seatColour, resultText, download, prefs, savePrefs } from './ui.js';
+import { t, pieceName } from './i18n.js';
+import { pieceIcon } from './pieces.js';
+import { h, rememberGame, seatName, seatColour, resultText, download, prefs, gameName } from './ui.js';
 
 /** @typedef {import('./types.js').Snapshot} Snapshot */
 /** @typedef {import('./types.js').ServerMsg} ServerMsg */
@@ -14,6 +16,9 @@ import { h, GAME_NAMES, rememberGame, seatName, seatColour, resultText, download
 /** @typedef {import('./types.js').TallyEntry} TallyEntry */
 /** @typedef {import('./types.js').Reveal} Reveal */
 /** @typedef {import('./net.js').Net} Net */
+
+/** A running clock under this many milliseconds is low: it turns red and sounds once. */
+const LOW_MS = 20000;
 
 /**
  * Squares named in a move text: a file letter followed by the rank's digits.
@@ -48,24 +53,31 @@ export class GameView {
     this.score = null;
     /** @type {string} */
     this.revealText = '';
+    /** @type {Map<string, string>} display texts of moves listed lately (spectators' proposals) */
+    this.displays = new Map();
     this.showZones = false;
     /** @type {Record<Seat, {online: boolean, claimAt: number|null}>} */
     this.presence = { first: { online: true, claimAt: null }, second: { online: true, claimAt: null } };
     this.flipped = false;
     this.flipSet = false;
+    this.lowSounded = false;
+    this.animateNext = false;
     this.el = this.build();
     this.board = new Board(this.el.boardHost, (mv) => this.pick(mv));
+    this.onKey = (/** @type {KeyboardEvent} */ e) => this.key(e);
+    document.addEventListener('keydown', this.onKey);
     this.unsub = [
       net.on((m) => this.onMessage(m)),
       net.follow(() => [{ t: 'watch', game: id, since: this.snap ? this.snap.v : null }]),
       net.onStatus(() => this.render()),
     ];
-    this.timer = setInterval(() => this.renderClocks(), 100);
+    this.timer = setInterval(() => this.tick(), 100);
   }
 
   destroy() {
     for (const u of this.unsub) u();
     clearInterval(this.timer);
+    document.removeEventListener('keydown', this.onKey);
     this.net.send({ t: 'unwatch', game: this.id });
   }
 
@@ -76,18 +88,19 @@ export class GameView {
       top: h('div', { class: 'player top' }),
       bottom: h('div', { class: 'player bottom' }),
       boardHost: h('div', { class: 'board-host' }),
-      moves: h('ol', { class: 'moves', 'aria-label': 'Moves' }),
+      moves: h('ol', { class: 'moves', 'aria-label': t('game.moves') }),
       controls: h('div', { class: 'controls' }),
       offers: h('div', { class: 'offers' }),
       spect: h('div', { class: 'spectate', hidden: '' }),
       end: h('div', { class: 'end', hidden: '' }),
-      entry: /** @type {HTMLInputElement} */ (h('input', { id: 'move-entry', 'aria-label': 'Type a move by coordinates, for example h2e2', placeholder: 'type a move: h2e2', autocomplete: 'off' })),
+      entry: /** @type {HTMLInputElement} */ (h('input', { id: 'move-entry', 'aria-label': t('game.entry_label'), placeholder: t('game.entry_placeholder'), autocomplete: 'off', enterkeyhint: 'send' })),
       entryError: h('span', { class: 'entry-error', role: 'alert' }),
       announce: h('div', { class: 'sr-only', 'aria-live': 'assertive' }),
       replay: h('div', { class: 'replay' }),
       info: h('div', { class: 'info' }),
+      legend: h('details', { class: 'legend' }),
     };
-    const form = h('form', { class: 'entry' }, e.entry, h('button', { type: 'submit' }, 'Play'), e.entryError);
+    const form = h('form', { class: 'entry' }, e.entry, h('button', { type: 'submit' }, t('game.play')), e.entryError);
     form.addEventListener('submit', (ev) => {
       ev.preventDefault();
       e.entryError.textContent = this.board?.typed(e.entry.value) ?? '';
@@ -95,8 +108,8 @@ export class GameView {
     });
     this.root.append(
       h('section', { class: 'game' },
-        h('div', { class: 'board-col' }, e.top, e.boardHost, e.bottom, e.status),
-        h('div', { class: 'side-col' }, e.info, e.controls, e.offers, e.spect, e.end, e.replay, e.moves, form),
+        h('div', { class: 'board-col' }, e.status, e.top, e.boardHost, e.bottom),
+        h('div', { class: 'side-col' }, e.info, e.offers, e.end, e.spect, e.replay, e.moves, form, e.controls, e.legend),
       ),
       e.announce,
     );
@@ -115,12 +128,35 @@ export class GameView {
       return;
     }
     if (!this.net.send({ t: 'move', game: this.id, ply, mv: mv.mv })) {
-      this.el.entryError.textContent = 'Not connected: the move was not sent.';
+      this.el.entryError.textContent = t('game.not_sent');
       return;
     }
     // Nothing is played locally: the board waits for the server's event.
     s.legal = null;
     this.render();
+  }
+
+  /** Replay keys: arrows and Home/End, unless the player is typing. @param {KeyboardEvent} e */
+  key(e) {
+    const s = this.snap;
+    const target = /** @type {HTMLElement} */ (e.target);
+    if (!s || target.closest?.('input, textarea, select') || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === 'Escape') {
+      // Drops a premove or a half-made move, as a right click does.
+      this.board.cancel();
+      return;
+    }
+    const cur = this.viewPly ?? s.moves.length;
+    const to = { ArrowLeft: cur - 1, ArrowRight: cur + 1, Home: 0, End: s.moves.length, ArrowUp: 0, ArrowDown: s.moves.length }[e.key];
+    if (to === undefined) {
+      // Typing a move anywhere starts the move box (`h2e2`, `C2=5`).
+      if (e.key.length === 1 && /[a-zA-Z]/.test(e.key) && s.legal && !target.closest?.('button, a')) {
+        this.el.entry.focus();
+      }
+      return;
+    }
+    e.preventDefault();
+    void this.view(to);
   }
 
   /** @param {ServerMsg} m */
@@ -187,9 +223,23 @@ export class GameView {
     this.positions[s.moves.length] = s.position;
     this.clockAt = performance.now();
     if (!this.flipSet) this.flipped = s.you === 'second';
+    this.remember(s.legal);
     rememberGame(this.snap);
     if (s.result && s.moves.length > 1) void this.fetchPositions();
     this.render();
+    this.renderLegend();
+  }
+
+  /** Keeps the display texts of listed moves (proposals are shown as the move list writes them). */
+  /** @param {LegalMove[]|null} legal */
+  remember(legal) {
+    for (const m of legal ?? []) this.displays.set(m.mv, m.display);
+    if (this.displays.size > 2000) this.displays = new Map([...this.displays].slice(-1000));
+  }
+
+  /** @param {string} mv */
+  shown(mv) {
+    return this.displays.get(mv) ?? mv;
   }
 
   /**
@@ -227,9 +277,9 @@ export class GameView {
   /** How a ply's proposals went, shown to spectators after the move. @param {Reveal} r */
   onReveal(r) {
     const top = r.counts[0];
-    const played = this.snap?.moves[r.ply]?.display ?? r.played;
-    this.revealText = `Move ${r.ply + 1}: played ${played}. ${r.matched} spectator${r.matched === 1 ? '' : 's'} guessed it` +
-      (top ? `; the crowd's favourite was ${top.mv} (${top.n}).` : '.');
+    const played = this.snap?.moves[r.ply]?.display ?? this.shown(r.played);
+    this.revealText = t('spect.reveal', { n: r.ply + 1, move: played, count: r.matched }) +
+      (top ? ' ' + t('spect.favourite', { move: this.shown(top.mv), n: top.n }) : '');
     if (this.snap) this.snap.crowd = r.crowd;
     this.tally = [];
     this.proposal = null;
@@ -252,9 +302,10 @@ export class GameView {
       return;
     }
     s.v = v;
+    this.remember(legal);
     switch (ev.e) {
       case 'moved': {
-        const before = Object.keys(s.position.pieces).length;
+        const before = s.position.pieces;
         s.moves.push({ mv: ev.mv, display: ev.display, seat: ev.seat });
         s.position = ev.position;
         this.positions[ev.ply + 1] = ev.position;
@@ -263,9 +314,9 @@ export class GameView {
         this.clockAt = performance.now();
         s.legal = legal;
         s.offers = s.offers.filter(([k]) => k === 'rematch');
-        const after = Object.keys(ev.position.pieces).length;
-        play(ev.position.check ? 'check' : after < before ? 'capture' : 'move');
-        this.el.announce.textContent = `${seatName(s, ev.seat)} played ${ev.display}${ev.position.check ? ', check' : ''}.`;
+        this.animateNext = this.viewPly === null;
+        play(soundOf(before, ev.position, ev.mv));
+        this.el.announce.textContent = t(ev.position.check ? 'game.played_check' : 'game.played', { seat: seatName(s, ev.seat), move: ev.display });
         break;
       }
       case 'offered':
@@ -284,6 +335,10 @@ export class GameView {
         this.clockAt = performance.now();
         s.legal = legal;
         s.offers = [];
+        // What spectators were shown about the moves taken back no longer holds.
+        this.revealText = '';
+        this.tally = [];
+        this.proposal = null;
         break;
       case 'ended':
         s.result = ev.result;
@@ -309,7 +364,7 @@ export class GameView {
 
   render() {
     if (!this.snap) {
-      this.el.status.textContent = this.net.status === 'open' ? 'Loading the game…' : 'Connecting…';
+      this.el.status.textContent = this.net.status === 'open' ? t('game.loading') : t('conn.connecting');
       return;
     }
     this.renderBoard();
@@ -328,6 +383,13 @@ export class GameView {
     return this.viewPly === null;
   }
 
+  /** The colour of the pieces this page plays (premoves), when it plays one seat. */
+  myColour() {
+    const s = /** @type {Snapshot} */ (this.snap);
+    if (s.you !== 'first' && s.you !== 'second') return null;
+    return seatColour(s, s.you);
+  }
+
   renderBoard() {
     const s = /** @type {Snapshot} */ (this.snap);
     const g = s.geometry;
@@ -338,6 +400,7 @@ export class GameView {
     const canAct = online && this.live && !s.result && s.legal && s.legal.length ? s.legal : null;
     const zones = (this.showZones && pos.air_defence) || { first: [], second: [] };
     const marks = s.you === 'spectator' ? [this.proposal ?? this.tally[0]?.mv].filter((x) => x != null).flatMap((mv) => squaresOf(/** @type {string} */ (mv)).slice(-1)) : [];
+    const waiting = online && this.live && !s.result && !canAct;
     this.board.set({
       kind: s.kind,
       geometry: g,
@@ -349,9 +412,13 @@ export class GameView {
       pieceSet: prefs().pieceSet,
       zones,
       marks,
+      premoveColour: waiting ? this.myColour() : null,
+      animate: this.animateNext,
     });
+    this.animateNext = false;
     this.el.boardHost.classList.toggle('waiting', !canAct);
     this.el.boardHost.classList.toggle('offline', !online);
+    this.el.boardHost.classList.toggle('in-check', !!pos.check);
   }
 
   renderPlayers() {
@@ -362,11 +429,13 @@ export class GameView {
       const p = s.players[seat === 'first' ? 0 : 1];
       const box = this.el[where];
       box.dataset.seat = seat;
-      const pres = this.presence[seat];
-      const away = !p.online && !p.ai ? h('span', { class: 'away' }, pres.claimAt ? ' (left: claim possible soon)' : ' (offline)') : '';
+      // Hot-seat: both seats are this page, never away.
+      const away = s.you !== 'both' && !p.online && !p.ai && !s.result ? h('span', { class: 'away' }, ' ' + this.awayText(seat)) : '';
+      const toMove = !s.result && s.position.to_move === seat;
+      box.classList.toggle('to-move', toMove);
       box.replaceChildren(
         h('span', { class: `seat-dot ${seatColour(s, seat) ?? 'unknown'}` }),
-        h('span', { class: 'name' }, `${p.name}${p.rating ? ` (${p.rating})` : ''}`),
+        h('span', { class: 'name' }, `${p.ai ? aiName(p.name) : p.name}${p.rating ? ` (${p.rating})` : ''}`),
         h('span', { class: 'seat-name' }, ` · ${seatName(s, seat)}`),
         away,
         h('span', { class: 'clock', 'data-clock': seat }),
@@ -374,13 +443,34 @@ export class GameView {
     }
   }
 
-  renderClocks() {
+  /** "(offline)", or the grace period's countdown, or that the win may be claimed. @param {Seat} seat */
+  awayText(seat) {
+    const at = this.presence[seat].claimAt;
+    if (at === null) return t('game.offline');
+    const left = Math.ceil((at - performance.now()) / 1000);
+    return left > 0 ? t('game.left_claim_in', { s: left }) : t('game.left_claim_now');
+  }
+
+  tick() {
     const s = this.snap;
     if (!s) return;
+    this.renderClocks();
+    // The countdown beside a player who left.
+    for (const where of /** @type {const} */ (['top', 'bottom'])) {
+      const box = this.el[where];
+      const away = box.querySelector('.away');
+      const seat = /** @type {Seat} */ (box.dataset.seat);
+      if (away && seat) away.textContent = ' ' + this.awayText(seat);
+    }
     // The opponent's grace period ran out: offer the claim without waiting for a message.
     const opp = this.presence[s.you === 'first' ? 'second' : 'first'];
     const claimable = (s.you === 'first' || s.you === 'second') && !opp.online && opp.claimAt !== null && performance.now() >= opp.claimAt;
     if (claimable && !s.result && !this.el.controls.querySelector('[data-action="claim"]')) this.renderControls();
+  }
+
+  renderClocks() {
+    const s = this.snap;
+    if (!s) return;
     if (s.time_control.initial_ms === 0) {
       for (const c of this.root.querySelectorAll('.clock')) c.textContent = '';
       return;
@@ -390,10 +480,19 @@ export class GameView {
       let ms = s.clock.remaining_ms[seat === 'first' ? 0 : 1];
       const running = s.clock.running === seat && !s.result;
       if (running) ms = Math.max(0, ms - (performance.now() - this.clockAt));
-      const t = Math.ceil(ms / 1000);
-      c.textContent = `${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}`;
+      const tenths = ms < 10000 && running;
+      const secs = tenths ? ms / 1000 : Math.ceil(ms / 1000);
+      c.textContent = tenths ? secs.toFixed(1) : `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
       c.classList.toggle('running', running);
-      c.classList.toggle('low', running && ms < 20000);
+      const low = running && ms < LOW_MS;
+      c.classList.toggle('low', low);
+      // While replaying, the clocks are today's, not the shown move's: dimmed.
+      c.classList.toggle('stale', !this.live);
+      if (low && seat === s.you && !this.lowSounded) {
+        this.lowSounded = true;
+        play('low');
+      }
+      if (!low && seat === s.you) this.lowSounded = false;
     }
   }
 
@@ -401,8 +500,19 @@ export class GameView {
     const s = /** @type {Snapshot} */ (this.snap);
     const st = this.el.status;
     st.classList.toggle('reconnecting', this.net.status !== 'open');
+    st.classList.remove('check', 'replaying');
     if (this.net.status !== 'open') {
-      st.textContent = 'Reconnecting… your game is safe on the server.';
+      st.textContent = t('game.reconnecting');
+      return;
+    }
+    if (!this.live) {
+      // Replay says what it shows, with a way back.
+      st.classList.add('replaying');
+      const back = h('button', { type: 'button', class: 'secondary', 'data-nav': 'live' }, s.result ? t('replay.to_end') : t('replay.back_live'));
+      back.addEventListener('click', () => this.view(s.moves.length));
+      const ply = /** @type {number} */ (this.viewPly);
+      const m = s.moves[ply - 1];
+      st.replaceChildren(ply === 0 ? t('replay.start') : t('replay.move', { n: ply, of: s.moves.length, move: m.display || m.mv }), ' ', back);
       return;
     }
     if (s.result) {
@@ -417,10 +527,10 @@ export class GameView {
     const mover = seatName(s, pos.to_move);
     const you = s.you;
     let text;
-    if (you === 'spectator') text = `${mover} to move. Make a move on the board to propose it.`;
-    else if (you === 'both' || you === pos.to_move) text = `Your move (${mover})${pos.in_check ? ': check!' : '.'}`;
-    else text = `Waiting for ${mover}…`;
-    if (!this.live) text = `Viewing move ${this.viewPly} of ${s.moves.length}. ` + text;
+    if (you === 'spectator') text = t('game.spectator_turn', { seat: mover });
+    else if (you === 'both' || you === pos.to_move) text = t(pos.in_check ? 'game.your_move_check' : 'game.your_move', { seat: mover });
+    else text = t(pos.in_check ? 'game.waiting_check' : 'game.waiting', { seat: mover });
+    st.classList.toggle('check', pos.in_check);
     st.textContent = text;
   }
 
@@ -430,52 +540,51 @@ export class GameView {
     const player = s.you !== 'spectator';
     const over = !!s.result;
     const btn = (/** @type {string} */ label, /** @type {string} */ name, /** @type {() => void} */ f, disabled = false) => {
-      const b = h('button', { 'data-action': name, type: 'button' }, label);
+      const b = h('button', { 'data-action': name, type: 'button', class: 'secondary' }, label);
       if (disabled) b.setAttribute('disabled', '');
       b.addEventListener('click', f);
       return b;
     };
-    const p = prefs();
     const items = [
-      btn('Flip board', 'flip', () => {
+      btn(t('game.flip'), 'flip', () => {
         this.flipped = !this.flipped;
         this.flipSet = true;
         this.render();
       }),
     ];
-    if (s.kind === 'xiangqi' || s.kind === 'banqi')
-      items.push(btn(p.pieceSet === 'hanzi' ? 'Latin letters' : 'Chinese characters', 'pieces', () => {
-        savePrefs({ ...p, pieceSet: p.pieceSet === 'hanzi' ? 'latin' : 'hanzi' });
-        this.render();
-      }));
     // Zones exist where the server sends them (Commander Chess).
     if (s.position.air_defence)
-      items.push(btn(this.showZones ? 'Hide air defence' : 'Show air defence', 'zones', () => {
+      items.push(btn(this.showZones ? t('game.hide_air') : t('game.show_air'), 'zones', () => {
         this.showZones = !this.showZones;
         this.render();
       }));
     if (player && !over) {
-      items.push(btn('Resign', 'resign', () => {
-        if (confirm('Resign this game?')) this.net.send({ t: 'resign', game: this.id });
-      }));
-      if (s.you !== 'both') {
-        items.push(btn('Offer draw', 'draw', () => this.net.send({ t: 'offer', game: this.id, kind: 'draw' })));
-        items.push(btn('Ask takeback', 'takeback', () => this.net.send({ t: 'offer', game: this.id, kind: 'takeback' }), s.moves.length === 0 || s.rated));
+      if (s.you === 'both') {
+        items.push(btn(t('game.undo'), 'undo', () => this.net.send({ t: 'offer', game: this.id, kind: 'takeback' }), s.moves.length === 0 || s.rated));
+      } else {
+        items.push(btn(t('game.offer_draw'), 'draw', () => this.net.send({ t: 'offer', game: this.id, kind: 'draw' })));
+        items.push(btn(t('game.ask_takeback'), 'takeback', () => this.net.send({ t: 'offer', game: this.id, kind: 'takeback' }), s.moves.length === 0 || s.rated));
       }
-      if (s.moves.length < 2) items.push(btn('Abort', 'abort', () => this.net.send({ t: 'abort', game: this.id })));
+      if (s.moves.length < 2) items.push(btn(t('game.abort'), 'abort', () => this.net.send({ t: 'abort', game: this.id })));
+      items.push(btn(t('game.resign'), 'resign', () => {
+        if (confirm(t('game.resign_confirm'))) this.net.send({ t: 'resign', game: this.id });
+      }));
       const opp = s.you === 'first' ? 'second' : 'first';
       const pres = this.presence[opp];
-      if (!pres.online && pres.claimAt && performance.now() >= pres.claimAt)
-        items.push(btn('Claim the win', 'claim', () => this.net.send({ t: 'claim', game: this.id })));
+      if (s.you !== 'both' && !pres.online && pres.claimAt && performance.now() >= pres.claimAt) {
+        const claim = btn(t('game.claim'), 'claim', () => this.net.send({ t: 'claim', game: this.id }));
+        claim.classList.remove('secondary');
+        items.unshift(claim);
+      }
     }
     if (player && over && s.you !== 'both' && !s.rematch)
-      items.push(btn('Rematch', 'rematch', () => this.net.send({ t: 'offer', game: this.id, kind: 'rematch' })));
+      items.push(btn(t('game.rematch'), 'rematch', () => this.net.send({ t: 'offer', game: this.id, kind: 'rematch' })));
     if (over && s.rematch) {
-      const a = h('a', { href: `#/game/${s.rematch}`, class: 'button' }, 'Go to the rematch');
+      const a = h('a', { href: `#/game/${s.rematch}`, class: 'button' }, t('game.to_rematch'));
       items.push(/** @type {HTMLButtonElement} */ (/** @type {unknown} */ (a)));
     }
-    items.push(btn('Export', 'export', () => this.exportRecord()));
-    const rules = h('a', { href: `rules/${s.kind}.html`, target: '_blank', class: 'button' }, 'Rules');
+    items.push(btn(t('game.export'), 'export', () => void this.exportRecord()));
+    const rules = h('a', { href: `/rules/${s.kind}.html`, target: '_blank', class: 'button secondary' }, t('game.rules'));
     c.replaceChildren(...items, rules);
   }
 
@@ -485,19 +594,20 @@ export class GameView {
     box.replaceChildren();
     for (const [kind, seat] of s.offers) {
       const mine = s.you === seat || s.you === 'both';
+      const what = t(`offer.${kind}`);
       if (s.you === 'spectator') {
-        box.append(h('p', {}, `${seatName(s, seat)} offers a ${kind}.`));
+        box.append(h('p', {}, t('offer.seat_offers', { seat: seatName(s, seat), what })));
         continue;
       }
       if (mine) {
-        box.append(h('p', { 'data-offer': kind }, `You offered a ${kind}; waiting for an answer.`));
+        box.append(h('p', { 'data-offer': kind }, t('offer.you_offered', { what })));
         continue;
       }
-      const yes = h('button', { 'data-accept': kind, type: 'button' }, 'Accept');
+      const yes = h('button', { 'data-accept': kind, type: 'button' }, t('offer.accept'));
       yes.addEventListener('click', () => this.net.send({ t: 'accept', game: this.id, kind }));
-      const no = h('button', { 'data-decline': kind, type: 'button', class: 'secondary' }, 'Decline');
+      const no = h('button', { 'data-decline': kind, type: 'button', class: 'secondary' }, t('offer.decline'));
       no.addEventListener('click', () => this.net.send({ t: 'decline', game: this.id, kind }));
-      box.append(h('p', { 'data-offer': kind }, `Your opponent offers a ${kind}. `, yes, ' ', no));
+      box.append(h('p', { 'data-offer': kind }, t('offer.opponent_offers', { what }), ' ', yes, ' ', no));
     }
   }
 
@@ -511,7 +621,7 @@ export class GameView {
       for (const j of [i, i + 1]) {
         const m = s.moves[j];
         if (!m) continue;
-        const b = h('button', { type: 'button', class: 'mv', 'data-ply': String(j + 1) }, m.display || m.mv);
+        const b = h('button', { type: 'button', class: `mv seat-${m.seat}`, 'data-ply': String(j + 1) }, m.display || m.mv);
         if ((this.viewPly ?? s.moves.length) === j + 1) b.classList.add('current');
         b.addEventListener('click', () => this.view(j + 1));
         li.append(b);
@@ -520,7 +630,7 @@ export class GameView {
     }
     const nav = this.el.replay;
     const go = (/** @type {string} */ label, /** @type {string} */ name, /** @type {() => number} */ to) => {
-      const b = h('button', { type: 'button', 'data-nav': name, 'aria-label': name }, label);
+      const b = h('button', { type: 'button', class: 'secondary', 'data-nav': name, 'aria-label': t(`replay.nav_${name}`), title: t(`replay.nav_${name}`) }, label);
       b.addEventListener('click', () => this.view(to()));
       return b;
     };
@@ -531,8 +641,12 @@ export class GameView {
       go('▶', 'forward', () => cur() + 1),
       go('▶|', 'end', () => s.moves.length),
     );
-    const current = list.querySelector('.current');
-    if (current && this.live) list.scrollTop = list.scrollHeight;
+    // Keep the shown move in view (the last one while following the game).
+    const current = /** @type {HTMLElement|null} */ (list.querySelector('.current'));
+    if (current) {
+      const top = current.offsetTop - list.offsetTop;
+      if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - current.offsetHeight) list.scrollTop = top - list.clientHeight / 2;
+    } else if (this.live) list.scrollTop = list.scrollHeight;
   }
 
   /** @param {number} ply */
@@ -541,33 +655,37 @@ export class GameView {
     if (!s) return;
     const p = Math.max(0, Math.min(s.moves.length, ply));
     if (!this.positions[p] && !(await this.fetchPositions())) {
-      this.el.entryError.textContent = 'The server could not send that position; try again.';
+      this.el.entryError.textContent = t('game.no_position');
       return;
     }
     if (this.snap !== s || p > s.moves.length) return;
+    const was = this.viewPly ?? s.moves.length;
     this.viewPly = p === s.moves.length ? null : p;
+    // Stepping forward one move animates it, as it was played.
+    this.animateNext = p === was + 1;
     this.render();
   }
 
   renderSpectate() {
     const s = this.snap;
     const box = this.el.spect;
-    // Players never see proposals: the box stays empty and hidden for them.
-    if (!s || s.you !== 'spectator') {
+    // Players never see proposals, and nobody proposes once the game is over: the box stays
+    // empty and hidden.
+    if (!s || s.you !== 'spectator' || s.result) {
       box.hidden = true;
       box.replaceChildren();
       return;
     }
     box.hidden = false;
-    const items = [h('h3', {}, 'Propose the next move')];
-    items.push(h('p', { class: 'my-proposal' }, this.proposal ? `Your proposal: ${this.proposal}` : 'Make a move on the board to propose it.'));
+    const items = [h('h3', {}, t('spect.title'))];
+    items.push(h('p', { class: 'my-proposal' }, this.proposal ? t('spect.yours', { move: this.shown(this.proposal) }) : t('spect.how')));
     if (this.tally.length) {
-      const total = this.tally.reduce((a, t) => a + t.n, 0);
-      items.push(h('ul', { class: 'tally' }, ...this.tally.slice(0, 5).map((t) =>
-        h('li', {}, h('span', { class: 'bar', style: `width:${Math.round((100 * t.n) / total)}%` }), `${t.mv} — ${t.n}`))));
+      const total = this.tally.reduce((a, x) => a + x.n, 0);
+      items.push(h('ul', { class: 'tally' }, ...this.tally.slice(0, 5).map((x) =>
+        h('li', {}, h('span', { class: 'bar', style: `width:${Math.round((100 * x.n) / total)}%` }), `${this.shown(x.mv)} — ${x.n}`))));
     }
     if (this.revealText) items.push(h('p', { class: 'reveal' }, this.revealText));
-    if (this.score) items.push(h('p', { class: 'score' }, `Your score: ${this.score.hits} of ${this.score.total}`));
+    if (this.score) items.push(h('p', { class: 'score' }, t('spect.score', { hits: this.score.hits, total: this.score.total })));
     if (s.crowd) items.push(h('p', { class: 'crowd' }, crowdText(s)));
     box.replaceChildren(...items);
   }
@@ -580,28 +698,55 @@ export class GameView {
       return;
     }
     box.hidden = false;
-    const items = [h('h3', {}, 'Game over'), h('p', { class: 'result' }, resultText(s))];
+    const items = [h('h3', {}, t('end.title')), h('p', { class: 'result' }, resultText(s))];
     if (s.crowd && (s.crowd.first.of || s.crowd.second.of)) items.push(h('p', { class: 'crowd' }, crowdText(s)));
-    if (s.seed) items.push(h('p', { class: 'seed' }, `Deal seed: ${s.seed}` + (s.commitment ? ` (commitment ${s.commitment.slice(0, 16)}…)` : '')));
+    if (s.you === 'spectator' && this.score) items.push(h('p', { class: 'score' }, t('spect.score', { hits: this.score.hits, total: this.score.total })));
+    if (s.seed) items.push(h('p', { class: 'seed' }, t('end.seed', { seed: s.seed }) + (s.commitment ? ` (${t('end.commitment')} ${s.commitment.slice(0, 16)}…)` : '')));
     box.replaceChildren(...items);
   }
 
   renderInfo() {
     const s = this.snap;
     if (!s) return;
-    const role = s.result ? 'finished' : { first: 'playing', second: 'playing', both: 'hot-seat', spectator: 'watching' }[s.you];
+    const role = s.result ? 'finished' : { first: 'playing', second: 'playing', both: 'hotseat', spectator: 'watching' }[s.you];
     this.el.info.replaceChildren(
-      h('h2', {}, GAME_NAMES[s.kind] ?? s.kind),
-      h('p', {}, `${role} · ${s.rated ? 'rated' : 'casual'} · ${s.spectators} watching`),
+      h('h2', {}, gameName(s.kind)),
+      h('p', {}, `${t(`role.${role}`)} · ${t(s.rated ? 'game.rated' : 'game.casual')} · ${t('game.watching_n', { n: s.spectators })}`),
     );
   }
 
-  exportRecord() {
+  /** The pieces of this game with their pictures and names: the legend, folded away. */
+  renderLegend() {
     const s = this.snap;
     if (!s) return;
+    const g = s.geometry;
+    const seen = new Set();
+    const rows = [];
+    for (const p of g.pieces) {
+      if (seen.has(p.symbol) || p.colour === 'unknown') continue;
+      seen.add(p.symbol);
+      const both = g.pieces.filter((q) => q.symbol === p.symbol);
+      rows.push(h('li', { 'data-symbol': p.symbol },
+        ...both.map((q) => pieceIcon(g, q.letter, prefs().pieceSet, s.kind)),
+        h('span', {}, both.map((q) => pieceName(q.symbol, q.colour)).filter((n, i, a) => a.indexOf(n) === i).join(' / '))));
+    }
+    this.el.legend.replaceChildren(h('summary', {}, t('game.legend')), h('ul', {}, ...rows), h('p', { class: 'note' }, t('game.legend_hint')));
+  }
+
+  async exportRecord() {
+    const s = this.snap;
+    if (!s) return;
+    const name = `${s.kind}-${s.game}.txt`;
     if (s.result) {
-      // The server's archive has the full record (with the Banqi seed).
-      window.open(`/api/game/${encodeURIComponent(s.game)}/export`, '_blank');
+      // The server's archive has the full record (with the Banqi seed): fetched and saved as
+      // a file, not opened in a tab.
+      try {
+        const r = await fetch(`/api/game/${encodeURIComponent(s.game)}/export`);
+        if (!r.ok) throw new Error(String(r.status));
+        download(name, await r.text());
+      } catch {
+        this.el.entryError.textContent = t('game.export_failed');
+      }
       return;
     }
     const lines = [
@@ -617,12 +762,34 @@ export class GameView {
     const body = [];
     for (let i = 0; i < s.moves.length; i += 2)
       body.push(`${i / 2 + 1}. ${s.moves[i].mv}${s.moves[i + 1] ? ' ' + s.moves[i + 1].mv : ''}`);
-    download(`${s.kind}-${s.game}.txt`, lines.join('\n') + body.join('\n') + '\n');
+    download(name, lines.join('\n') + body.join('\n') + '\n');
   }
+}
+
+/**
+ * Which sound a move makes: a flip (a face-down piece turned up), a check, a capture (fewer
+ * pieces on the board) or a plain move.
+ * @param {Record<string, string>} before
+ * @param {PublicPosition} after
+ * @param {string} mv
+ * @returns {'flip'|'check'|'capture'|'move'}
+ */
+export function soundOf(before, after, mv) {
+  if (after.check) return 'check';
+  const [from] = squaresOf(mv);
+  if (from && before[from] === 'X' && after.pieces[from] && after.pieces[from] !== 'X') return 'flip';
+  const count = (/** @type {Record<string, string>} */ p) => Object.values(p).join('').replace(/[^A-Za-z]/g, '').length;
+  return count(after.pieces) < count(before) ? 'capture' : 'move';
+}
+
+/** `AI level 3` in the page's language. @param {string} name */
+function aiName(name) {
+  const m = /^AI level (\d+)$/.exec(name);
+  return m ? t('ai.level', { n: m[1] }) : name;
 }
 
 /** @param {Snapshot} s */
 function crowdText(s) {
   const c = /** @type {import('./types.js').CrowdRecord} */ (s.crowd);
-  return `The crowd agreed with ${seatName(s, 'first')} on ${c.first.agreed} of ${c.first.of} moves and with ${seatName(s, 'second')} on ${c.second.agreed} of ${c.second.of}.`;
+  return t('spect.crowd', { first: seatName(s, 'first'), a: c.first.agreed, of_a: c.first.of, second: seatName(s, 'second'), b: c.second.agreed, of_b: c.second.of });
 }

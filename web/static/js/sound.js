@@ -21,10 +21,17 @@ const SOUNDS = {
   check: [[880, 0, 0.08], [660, 0.09, 0.1]],
   end: [[523, 0, 0.15], [659, 0.15, 0.15], [784, 0.3, 0.3]],
   notify: [[740, 0, 0.06], [740, 0.1, 0.06]],
+  flip: [[392, 0, 0.05], [587, 0.04, 0.08]],
+  low: [[988, 0, 0.05], [988, 0.12, 0.05], [988, 0.24, 0.05]],
 };
+
+/** How many sounds were asked for, by name (the tests read it: a headless browser is silent). */
+/** @type {Record<string, number>} */
+export const played = {};
 
 /** @param {keyof typeof SOUNDS} name */
 export function play(name) {
+  played[name] = (played[name] ?? 0) + 1;
   if (muted()) return;
   try {
     ctx ??= new AudioContext();

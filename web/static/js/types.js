@@ -11,8 +11,9 @@
 /** @typedef {{name: string, rating: number|null, ai: boolean, online: boolean}} PlayerInfo */
 /**
  * A legal move: the text to send back, the squares it names (origin first) and the move as
- * people read it in the game's notation.
- * @typedef {{mv: string, squares: string[], display: string}} LegalMove
+ * people read it in the game's notation; `units`, where a square holds several pieces
+ * (Commander stacks), the pieces each step moves (`units[i]` goes to `squares[i + 1]`).
+ * @typedef {{mv: string, squares: string[], display: string, units?: string[]}} LegalMove
  */
 /** @typedef {{mv: string, display: string, seat: Seat}} MoveInfo */
 /** @typedef {{winner: Seat|null, reason: string}} GameResult */
@@ -20,7 +21,11 @@
 /** @typedef {{first: CrowdSide, second: CrowdSide}} CrowdRecord */
 /** @typedef {{room: 'players'|'spectators', from: string, text: string}} ChatLine */
 /** @typedef {{mv: string, n: number}} TallyEntry */
-/** @typedef {{letter: string, name: string, colour: string}} PieceInfo */
+/**
+ * A piece of the legend: its letter, English name, colour, and the symbol its picture and
+ * translated name are keyed by (`cn.horse`, `cmd.navy`, `hidden`).
+ * @typedef {{letter: string, name: string, colour: string, symbol: string}} PieceInfo
+ */
 /** @typedef {{kind: string, squares: string[], diagonals: boolean}} Region */
 /**
  * A river drawn between two ranks over some files, with fords.

@@ -1,5 +1,7 @@
 // Small helpers shared by the screens: elements, names, preferences, the local list of games.
 
+import { t } from './i18n.js';
+
 /** @typedef {import('./types.js').Snapshot} Snapshot */
 /** @typedef {import('./types.js').Seat} Seat */
 /** @typedef {import('./types.js').GameKind} GameKind */
@@ -18,8 +20,13 @@ export function h(tag, attrs, ...children) {
   return e;
 }
 
-/** @type {Record<GameKind, string>} */
-export const GAME_NAMES = { xiangqi: 'Xiangqi', banqi: 'Banqi', chessbattle: 'Chess-Battle', commander: 'Commander Chess' };
+/** The games, in the order the home screen offers them. @type {GameKind[]} */
+export const GAMES = ['xiangqi', 'banqi', 'chessbattle', 'commander'];
+
+/** A game's name in the page's language. @param {string} kind */
+export function gameName(kind) {
+  return t(`game.${kind}`);
+}
 
 /**
  * A seat's colour as the server's position says (`null` in Banqi before the first flip).
@@ -38,37 +45,51 @@ export function seatColour(s, seat) {
  */
 export function seatName(s, seat) {
   const colour = seatColour(s, seat);
-  if (colour) return colour[0].toUpperCase() + colour.slice(1);
-  return seat === 'first' ? 'First player' : 'Second player';
+  if (colour) return t(`colour.${colour}`);
+  return t(seat === 'first' ? 'seat.first' : 'seat.second');
+}
+
+/** A result's reason in the page's language. @param {string} reason */
+export function reasonText(reason) {
+  const key = `reason.${reason.replace(/-/g, '_')}`;
+  const text = t(key);
+  return text === key ? reason.replace(/[-_]/g, ' ') : text;
 }
 
 /** @param {Snapshot} s */
 export function resultText(s) {
   const r = s.result;
   if (!r) return '';
-  const why = r.reason.replace(/[-_]/g, ' ');
-  if (!r.winner) return r.reason === 'aborted' ? 'Game aborted.' : `Draw (${why}).`;
-  return `${seatName(s, r.winner)} wins (${why}).`;
+  const why = reasonText(r.reason);
+  if (!r.winner) return r.reason === 'aborted' ? t('result.aborted') : t('result.draw', { why });
+  return t('result.wins', { seat: seatName(s, r.winner), why });
 }
 
 /**
  * @typedef {object} Prefs
- * @property {'hanzi'|'latin'} pieceSet
+ * @property {'traditional'|'figures'} pieceSet Xiangqi's and Banqi's pieces: characters or pictures
+ * @property {'wood'|'slate'} theme the board's colours
  */
 
 /** @returns {Prefs} */
 export function prefs() {
   try {
     const p = JSON.parse(localStorage.getItem('cannonade_prefs') ?? '{}');
-    return { pieceSet: p.pieceSet === 'latin' ? 'latin' : 'hanzi' };
+    return { pieceSet: p.pieceSet === 'figures' ? 'figures' : 'traditional', theme: p.theme === 'slate' ? 'slate' : 'wood' };
   } catch {
-    return { pieceSet: 'hanzi' };
+    return { pieceSet: 'traditional', theme: 'wood' };
   }
 }
 
 /** @param {Prefs} p */
 export function savePrefs(p) {
   localStorage.setItem('cannonade_prefs', JSON.stringify(p));
+  applyTheme();
+}
+
+/** Sets the page's board theme from the preferences. */
+export function applyTheme() {
+  document.documentElement.dataset.theme = prefs().theme;
 }
 
 /**
@@ -103,7 +124,7 @@ export function rememberGame(s) {
     id: s.game,
     kind: s.kind,
     players: [s.players[0].name, s.players[1].name],
-    result: s.result ? resultText(s) : 'in progress',
+    result: s.result ? resultText(s) : t('past.in_progress'),
     moves: s.moves.length,
     role: s.you,
     at: Date.now(),
