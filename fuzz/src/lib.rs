@@ -1,0 +1,254 @@
+//! What the fuzz targets share: the seed positions of each game (its perft file), the layout
+//! of an input, and the invariant checks written once over the core testkit's `Conformance`.
+//!
+//! Every check panics with the input's position text and what failed, so a crash report says
+//! what to fix without a debugger.
+
+use cannonade_core::testkit::Conformance;
+use cannonade_core::{MoveBuf, Next, Reason, Rules, Weighted};
+use std::collections::HashSet;
+
+/// The perft files, one per game: positions chosen for their special rules.
+pub mod perft {
+    /// `testdata/perft/xiangqi.perft`.
+    pub const XIANGQI: &str = include_str!("../../testdata/perft/xiangqi.perft");
+    /// `testdata/perft/banqi.perft`.
+    pub const BANQI: &str = include_str!("../../testdata/perft/banqi.perft");
+    /// `testdata/perft/chessbattle.perft`.
+    pub const BATTLE: &str = include_str!("../../testdata/perft/chessbattle.perft");
+    /// `testdata/perft/commander.perft`.
+    pub const COMMANDER: &str = include_str!("../../testdata/perft/commander.perft");
+}
+
+/// A playout checks at most this many positions: enough to reach flips, captures, deploys and
+/// removals from a seed position, few enough to keep an execution short.
+pub const MAX_STEPS: usize = 8;
+
+/// The positions of a perft file as `Conformance::read_position` text: the text before the
+/// first `;`, with Banqi's `; rules <options>` field written as its ` ; <options>` suffix.
+pub fn seed_texts(perft_file: &str) -> Vec<String> {
+    perft_file
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let mut fields = l.split(';').map(str::trim);
+            let fen = fields.next().unwrap_or_default().to_string();
+            match fields.find_map(|f| f.strip_prefix("rules ")) {
+                Some(options) => format!("{fen} ; {}", options.trim()),
+                None => fen,
+            }
+        })
+        .collect()
+}
+
+/// The seed positions of a perft file, read with the game's own reader; a seed that does not
+/// read is a broken perft file, so it panics.
+pub fn seed_positions<G: Conformance>(perft_file: &str) -> Vec<G> {
+    seed_texts(perft_file)
+        .iter()
+        .map(|t| G::read_position(t).unwrap_or_else(|e| panic!("seed {t}: {e}")))
+        .collect()
+}
+
+/// Splits an input at its first newline: `(line, rest)`; without one, all of it is the line.
+pub fn split_line(data: &[u8]) -> (&[u8], &[u8]) {
+    match data.iter().position(|&b| b == b'\n') {
+        Some(i) => (&data[..i], &data[i + 1..]),
+        None => (data, &[]),
+    }
+}
+
+/// The input layout of the move-text targets: byte 0 picks a seed position, byte 1 (mod 8) is
+/// how many plies to play from it, each chosen by one of the following bytes, and the rest is
+/// the text to read there. `None` when the input is too short or the text is not UTF-8.
+pub fn position_and_text<'a, G: Conformance>(seeds: &[G], data: &'a [u8]) -> Option<(G, &'a str)> {
+    let (&pick, data) = data.split_first()?;
+    let (&plies, data) = data.split_first()?;
+    let plies = (plies % 8) as usize;
+    if data.len() < plies {
+        return None;
+    }
+    let (choices, text) = data.split_at(plies);
+    let mut pos = seeds[pick as usize % seeds.len()].clone();
+    let mut buf = MoveBuf::new();
+    for &c in choices {
+        if !step(&mut pos, &mut buf, &mut Vec::new(), c) {
+            break;
+        }
+    }
+    Some((pos, std::str::from_utf8(text).ok()?))
+}
+
+/// Moves one step on from `pos`: resolves a pending chance event or plays a legal move, each
+/// picked by `choice`. False when the game has no move left (it is over by having none).
+fn step<G: Rules>(
+    pos: &mut G,
+    buf: &mut MoveBuf<G::Move>,
+    chances: &mut Vec<Weighted<G::Chance>>,
+    choice: u8,
+) -> bool {
+    if pos.chance_pending() {
+        pos.chance_outcomes(chances);
+        match chances.get(choice as usize % chances.len().max(1)) {
+            Some(w) => pos.resolve(w.outcome),
+            None => return false,
+        }
+        return true;
+    }
+    pos.legal_moves(buf);
+    if buf.is_empty() {
+        return false;
+    }
+    pos.play(buf[choice as usize % buf.len()]);
+    true
+}
+
+/// Legal moves are legal, hashes agree, notation round-trips: from `pos`, along the playout
+/// `choices` picks (at most [`MAX_STEPS`] positions), checks at every position that
+/// * the incremental hash equals the one recomputed from scratch;
+/// * the position's text reads back to the same text and hash;
+/// * the fast generator lists no move twice, `count_legal` agrees, and the moves are exactly
+///   those of the slow reference generator;
+/// * the game's own invariants hold (`Conformance::check_invariants`), chance outcomes are
+///   offered exactly at chance nodes with positive weights, and `next()` agrees with the list;
+/// * the move played there reads back from its text (every notation, for Xiangqi).
+///
+/// Unlike the testkit's `check_position` it reads back only the move it plays, not every legal
+/// move: that is quadratic in the number of moves and would take most of each execution.
+pub fn playout<G: Conformance>(mut pos: G, choices: &[u8]) {
+    let start = pos.write_position();
+    let mut buf = MoveBuf::new();
+    let mut chances = Vec::new();
+    for (i, &c) in choices.iter().chain(std::iter::once(&0)).take(MAX_STEPS).enumerate() {
+        let fail =
+            |e: String| -> ! { panic!("from {start}, step {i} at {}: {e}", pos.write_position()) };
+        if let Err(e) = check_step(&pos, &mut buf, &mut chances) {
+            fail(e);
+        }
+        if pos.chance_pending() {
+            pos.resolve(chances[c as usize % chances.len()].outcome);
+            continue;
+        }
+        if buf.is_empty() {
+            break;
+        }
+        let mv = buf[c as usize % buf.len()];
+        let text = pos.write_move(mv);
+        match pos.read_move(&text) {
+            Ok(back) if back == mv => {}
+            Ok(other) => fail(format!("move {text} reads back as {}", pos.write_move(other))),
+            Err(e) => fail(format!("move {text} does not read back: {e}")),
+        }
+        pos.play(mv);
+    }
+}
+
+/// The checks of [`playout`] at one position; leaves its legal moves in `buf` and its chance
+/// outcomes in `chances`.
+fn check_step<G: Conformance>(
+    pos: &G,
+    buf: &mut MoveBuf<G::Move>,
+    chances: &mut Vec<Weighted<G::Chance>>,
+) -> Result<(), String> {
+    if pos.hash() != pos.recomputed_hash() {
+        return Err(format!(
+            "incremental hash {:#x}, recomputed {:#x}",
+            pos.hash(),
+            pos.recomputed_hash()
+        ));
+    }
+    let text = pos.write_position();
+    let reread = G::read_position(&text).map_err(|e| format!("own text does not read: {e}"))?;
+    if reread.write_position() != text || reread.hash() != pos.hash() {
+        return Err(format!("position text does not round-trip: {}", reread.write_position()));
+    }
+    pos.legal_moves(buf);
+    pos.chance_outcomes(chances);
+    pos.check_invariants(chances)?;
+    if pos.count_legal() != buf.len() as u64 {
+        return Err(format!("count_legal {} but {} moves listed", pos.count_legal(), buf.len()));
+    }
+    let fast: HashSet<G::Move> = buf.iter().copied().collect();
+    if fast.len() != buf.len() {
+        return Err("the generator lists a move twice".into());
+    }
+    if pos.chance_pending() {
+        let distinct: HashSet<G::Chance> = chances.iter().map(|w| w.outcome).collect();
+        if !buf.is_empty() {
+            return Err("moves offered at a chance node".into());
+        }
+        if chances.is_empty() || chances.iter().any(|w| w.weight == 0) {
+            return Err(format!("bad chance outcomes {chances:?}"));
+        }
+        if distinct.len() != chances.len() {
+            return Err("a chance outcome is offered twice".into());
+        }
+        if pos.next() != Next::Chance {
+            return Err(format!("chance pending but next() is {:?}", pos.next()));
+        }
+        return Ok(());
+    }
+    if !chances.is_empty() {
+        return Err("chance outcomes offered where no chance event is pending".into());
+    }
+    let slow: HashSet<G::Move> = pos.reference_moves().into_iter().collect();
+    if slow != fast {
+        let missing: Vec<String> = slow.difference(&fast).map(|m| pos.write_move(*m)).collect();
+        let extra: Vec<String> = fast.difference(&slow).map(|m| pos.write_move(*m)).collect();
+        return Err(format!("generator misses {missing:?} and wrongly lists {extra:?}"));
+    }
+    match pos.next() {
+        Next::Player(_) if buf.is_empty() => Err("next() names a player who has no move".into()),
+        Next::Player(side) if side != pos.mover() => Err(format!("next() {side:?}, mover differs")),
+        Next::Over(o)
+            if !buf.is_empty()
+                && matches!(o.reason, Reason::Checkmate | Reason::Stalemate | Reason::NoMoves) =>
+        {
+            Err(format!("next() says {} but there are legal moves", o.reason))
+        }
+        Next::Chance => Err("next() says chance but none is pending".into()),
+        _ => Ok(()),
+    }
+}
+
+/// The playout target of a game: the first line is a position in the game's text, the bytes
+/// after it pick the moves (see [`playout`]).
+pub fn playout_from_text<G: Conformance>(data: &[u8]) {
+    let (line, choices) = split_line(data);
+    let Ok(text) = std::str::from_utf8(line) else { return };
+    if let Ok(pos) = G::read_position(text) {
+        playout(pos, choices);
+    }
+}
+
+/// Checks a move the game's reader accepted from `text` in `pos`: it is one of the legal
+/// moves, and the game's own text for it reads back to it (and, for games with several
+/// notations, every notation names it).
+pub fn check_read_move<G: Conformance>(pos: &G, text: &str, mv: G::Move) {
+    let mut buf = MoveBuf::new();
+    pos.legal_moves(&mut buf);
+    assert!(
+        buf.contains(&mv),
+        "{text:?} read as {mv:?}, which is not legal in {}",
+        pos.write_position()
+    );
+    let written = pos.write_move(mv);
+    match pos.read_move(&written) {
+        Ok(back) => assert_eq!(back, mv, "{written} reads back as another move"),
+        Err(e) => panic!("{text:?} read as {written}, which does not read back: {e}"),
+    }
+}
+
+/// Reads `text` as a position of the game and, when it reads, checks that its own text reads
+/// back to the same text and hash. Returns the position.
+pub fn position_round_trip<G: Conformance>(text: &str) -> Option<G> {
+    let pos = G::read_position(text).ok()?;
+    let written = pos.write_position();
+    let back = G::read_position(&written)
+        .unwrap_or_else(|e| panic!("{text:?} reads, but its text {written} does not: {e}"));
+    assert_eq!(back.write_position(), written, "{text:?}: the text does not round-trip");
+    assert_eq!(back.hash(), pos.hash(), "{text:?}: the hash changes through the text");
+    assert_eq!(pos.hash(), pos.recomputed_hash(), "{text:?}: the hash of a read position");
+    Some(pos)
+}
