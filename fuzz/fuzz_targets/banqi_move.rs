@@ -60,7 +60,7 @@ fn check_full(pos: &FullPosition, text: &str) {
 
 fuzz_target!(|data: &[u8]| {
     let (public, full) = &*SEEDS;
-    if let Some((pos, text)) = position_and_text(public, data) {
+    if let Some((pos, text)) = position_and_text(public, data, 8) {
         check_public(&pos, text);
         if let Err(e) = MoveSyntax::parse(text) {
             let _ = e.to_string();
@@ -70,7 +70,7 @@ fuzz_target!(|data: &[u8]| {
         }
         let _ = move_to_misty(text);
     }
-    if let Some((pos, text)) = position_and_text(full, data) {
+    if let Some((pos, text)) = position_and_text(full, data, 8) {
         check_full(&pos, text);
     }
 });

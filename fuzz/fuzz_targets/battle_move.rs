@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 static SEEDS: LazyLock<Vec<Position>> = LazyLock::new(|| seed_positions(perft::BATTLE));
 
 fuzz_target!(|data: &[u8]| {
-    let Some((pos, text)) = position_and_text(&SEEDS, data) else { return };
+    let Some((pos, text)) = position_and_text(&SEEDS, data, 8) else { return };
     match MoveText::parse(text) {
         Ok(syntax) => {
             let written = syntax.to_string();

@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 static SEEDS: LazyLock<Vec<Position>> = LazyLock::new(|| seed_positions(perft::XIANGQI));
 
 fuzz_target!(|data: &[u8]| {
-    let Some((pos, text)) = position_and_text(&SEEDS, data) else { return };
+    let Some((pos, text)) = position_and_text(&SEEDS, data, 8) else { return };
     for ranks in [Ranks::FromZero, Ranks::FromOne] {
         if let Ok(m) = UciMove::parse(text, ranks) {
             assert_eq!(UciMove::parse(&m.to_text(ranks), ranks), Ok(m), "{text:?}");
