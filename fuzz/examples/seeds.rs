@@ -6,7 +6,7 @@
 use cannonade_banqi::{DealSeed, DealTag, FullPosition, GameRecord, Position as BanqiPos};
 use cannonade_core::testkit::Conformance;
 use cannonade_core::{MoveBuf, Rules};
-use cannonade_fuzz::{perft, seed_positions, seed_texts};
+use cannonade_fuzz::{perft, read_position, seed_positions, seed_texts};
 use cannonade_games::{AnyGame, AnyRecord, GameKind};
 use std::fs;
 use std::path::Path;
@@ -204,8 +204,8 @@ fn main() {
     let bq_public: Vec<BanqiPos> = bq_texts
         .iter()
         .map(|t| {
-            BanqiPos::read_position(t)
-                .unwrap_or_else(|_| FullPosition::read_position(t).expect("banqi seed").redact())
+            read_position::<BanqiPos>(t)
+                .unwrap_or_else(|_| read_position::<FullPosition>(t).expect("banqi seed").redact())
         })
         .collect();
     write("banqi_fen", text_seeds(&bq_texts));

@@ -8,7 +8,7 @@ use cannonade_banqi::misty::{move_from_misty, move_to_misty};
 use cannonade_banqi::{FullPosition, MoveSyntax, Position};
 use cannonade_core::testkit::Conformance;
 use cannonade_core::{MoveBuf, Rules};
-use cannonade_fuzz::{check_read_move, perft, position_and_text, seed_texts};
+use cannonade_fuzz::{check_read_move, perft, position_and_text, read_position, seed_texts};
 use libfuzzer_sys::fuzz_target;
 use std::sync::LazyLock;
 
@@ -16,12 +16,13 @@ use std::sync::LazyLock;
 static SEEDS: LazyLock<(Vec<Position>, Vec<FullPosition>)> = LazyLock::new(|| {
     let texts = seed_texts(perft::BANQI);
     let full: Vec<FullPosition> =
-        texts.iter().filter_map(|t| FullPosition::read_position(t).ok()).collect();
+        texts.iter().filter_map(|t| read_position::<FullPosition>(t).ok()).collect();
     let public = texts
         .iter()
         .map(|t| {
-            Position::read_position(t).unwrap_or_else(|_| {
-                FullPosition::read_position(t).unwrap_or_else(|e| panic!("seed {t}: {e}")).redact()
+            read_position::<Position>(t).unwrap_or_else(|_| {
+                let full = read_position::<FullPosition>(t);
+                full.unwrap_or_else(|e| panic!("seed {t}: {e}")).redact()
             })
         })
         .collect();

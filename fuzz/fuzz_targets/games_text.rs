@@ -4,16 +4,15 @@
 //! picks the game; then three lines: options, position, move.
 #![no_main]
 
-use cannonade_games::options::{GameOptions, parse_format};
-use cannonade_games::{AnyGame, AnyRecord, GameKind};
+use cannonade_games::{AnyGame, AnyRecord, GameKind, GameSpec};
 use cannonade_tui::{BoardView, Geometry};
 use libfuzzer_sys::fuzz_target;
 
 fn options(kind: GameKind, spec: &str) {
-    if let Ok(o) = GameOptions::parse(kind, spec) {
-        assert_eq!(GameOptions::parse(kind, &o.text()).as_ref(), Ok(&o), "{spec:?}");
+    if let Ok(s) = GameSpec::parse(kind, spec) {
+        assert_eq!(GameSpec::parse(kind, &s.options_text()).as_ref(), Ok(&s), "{spec:?}");
+        let _ = s.start();
     }
-    let _ = parse_format(spec);
     let _ = spec.parse::<GameKind>();
     let mut game = AnyGame::start(kind).expect("every game has a start");
     if game.apply_options(spec).is_ok() {

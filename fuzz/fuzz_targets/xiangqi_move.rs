@@ -22,7 +22,11 @@ fuzz_target!(|data: &[u8]| {
     }
     for read in [Position::parse_wxf, Position::parse_chinese] {
         match read(&pos, text) {
-            Ok(mv) => check_read_move(&pos, text, mv),
+            Ok(mv) => {
+                check_read_move(&pos, text, mv);
+                // The Chinese form is no text of the generic Game interface: checked here.
+                assert_eq!(pos.parse_chinese(&pos.chinese(mv)), Ok(mv), "{text:?}");
+            }
             Err(e) => drop(e.to_string()),
         }
     }

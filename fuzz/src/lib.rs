@@ -5,7 +5,7 @@
 //! what to fix without a debugger.
 
 use cannonade_core::testkit::Conformance;
-use cannonade_core::{MoveBuf, Next, Reason, Rules, Weighted};
+use cannonade_core::{Game, MoveBuf, Next, Reason, Rules, Weighted};
 use std::collections::HashSet;
 
 /// The perft files, one per game: positions chosen for their special rules.
@@ -24,8 +24,8 @@ pub mod perft {
 /// removals from a seed position, few enough to keep an execution short.
 pub const MAX_STEPS: usize = 8;
 
-/// The positions of a perft file as `Conformance::read_position` text: the text before the
-/// first `;`, with Banqi's `; rules <options>` field written as its ` ; <options>` suffix.
+/// The positions of a perft file as [`read_position`] text: the text before the first `;`,
+/// with Banqi's `; rules <options>` field written as its ` ; <options>` suffix.
 pub fn seed_texts(perft_file: &str) -> Vec<String> {
     perft_file
         .lines()
@@ -42,12 +42,20 @@ pub fn seed_texts(perft_file: &str) -> Vec<String> {
         .collect()
 }
 
+/// Reads `<position> [; <options>]`: the game's position text, and rule options applied to
+/// it (`Game::with_options`) when a ` ; ` follows.
+pub fn read_position<G: Game>(text: &str) -> Result<G, String> {
+    let (fen, options) = text.split_once(" ; ").unwrap_or((text, ""));
+    let pos = G::from_fen(fen).map_err(|e| e.to_string())?;
+    if options.is_empty() { Ok(pos) } else { pos.with_options(options).map_err(|e| e.to_string()) }
+}
+
 /// The seed positions of a perft file, read with the game's own reader; a seed that does not
 /// read is a broken perft file, so it panics.
-pub fn seed_positions<G: Conformance>(perft_file: &str) -> Vec<G> {
+pub fn seed_positions<G: Game>(perft_file: &str) -> Vec<G> {
     seed_texts(perft_file)
         .iter()
-        .map(|t| G::read_position(t).unwrap_or_else(|e| panic!("seed {t}: {e}")))
+        .map(|t| read_position(t).unwrap_or_else(|e| panic!("seed {t}: {e}")))
         .collect()
 }
 
@@ -63,7 +71,7 @@ pub fn split_line(data: &[u8]) -> (&[u8], &[u8]) {
 /// `max_plies`) is how many plies to play from it, each chosen by one of the following bytes,
 /// and the rest is the text to read there. `None` when the input is too short or the text is
 /// not UTF-8.
-pub fn position_and_text<'a, G: Conformance>(
+pub fn position_and_text<'a, G: Rules>(
     seeds: &[G],
     data: &'a [u8],
     max_plies: u8,
@@ -112,32 +120,40 @@ fn step<G: Rules>(
 /// Legal moves are legal, hashes agree, notation round-trips: from `pos`, along the playout
 /// `choices` picks (at most [`MAX_STEPS`] positions), checks at every position that
 /// * the incremental hash equals the one recomputed from scratch;
-/// * the position's text reads back to the same text and hash;
+/// * the position's text reads back to the same text and hash, and its options text applies
+///   to give the same options;
 /// * the fast generator lists no move twice and `count_legal` agrees;
-/// * the game's own invariants hold (`Conformance::check_invariants`), chance outcomes are
-///   offered exactly at chance nodes with positive weights, and `next()` agrees with the list;
-/// * the move played there reads back from its text (every notation, for Xiangqi);
+/// * chance outcomes are offered exactly at chance nodes with positive, distinct weights, and
+///   `next()` agrees with the move list;
+/// * the move played there reads back from each of its texts (canonical, display, engine,
+///   recorded);
 ///
-/// and at the last position, that the moves are exactly those of the slow reference
-/// generator. Unlike the testkit's `check_position` it compares with the reference once per
-/// input and reads back only the moves it plays: the reference (Commander Chess's above all)
-/// and reading back every legal move would take most of each execution, and the fuzzer
-/// reaches every position as a last one anyway.
+/// and at the last position, that the game's own invariants hold
+/// (`Conformance::check_invariants`, which for Xiangqi reads back every legal move in every
+/// notation) and the moves are exactly those of the slow reference generator. Unlike the
+/// testkit's `check_position` it does those two once per input and reads back only the moves
+/// it plays: they are quadratic or slow (Commander Chess's reference generator above all) and
+/// would take most of each execution, and the fuzzer makes every position a last one anyway.
 pub fn playout<G: Conformance>(mut pos: G, choices: &[u8]) {
-    let start = pos.write_position();
+    let start = pos.fen();
     let mut buf = MoveBuf::new();
     let mut chances = Vec::new();
     let steps = (choices.len() + 1).min(MAX_STEPS);
     for (i, &c) in choices.iter().chain(std::iter::once(&0)).take(steps).enumerate() {
-        let fail =
-            |e: String| -> ! { panic!("from {start}, step {i} at {}: {e}", pos.write_position()) };
+        let fail = |e: String| -> ! { panic!("from {start}, step {i} at {}: {e}", pos.fen()) };
         if let Err(e) = check_step(&pos, &mut buf, &mut chances) {
             fail(e);
         }
-        // At a chance node there are no moves to compare.
-        let last = !pos.chance_pending() && (i + 1 == steps || buf.is_empty());
-        if last && let Err(e) = check_reference(&pos, &buf) {
-            fail(e);
+        if i + 1 == steps || (!pos.chance_pending() && buf.is_empty()) {
+            if let Err(e) = pos.check_invariants(&chances) {
+                fail(e);
+            }
+            // At a chance node there are no moves to compare.
+            if !pos.chance_pending()
+                && let Err(e) = check_reference(&pos, &buf)
+            {
+                fail(e);
+            }
         }
         if pos.chance_pending() {
             pos.resolve(chances[c as usize % chances.len()].outcome);
@@ -147,14 +163,31 @@ pub fn playout<G: Conformance>(mut pos: G, choices: &[u8]) {
             break;
         }
         let mv = buf[c as usize % buf.len()];
-        let text = pos.write_move(mv);
-        match pos.read_move(&text) {
-            Ok(back) if back == mv => {}
-            Ok(other) => fail(format!("move {text} reads back as {}", pos.write_move(other))),
-            Err(e) => fail(format!("move {text} does not read back: {e}")),
+        if let Err(e) = check_move_texts(&pos, mv) {
+            fail(e);
         }
         pos.play(mv);
     }
+}
+
+/// Every text of the legal move `mv` (canonical, display, engine, recorded) reads back as it.
+fn check_move_texts<G: Game>(pos: &G, mv: G::Move) -> Result<(), String> {
+    let recorded = pos.recorded_move(mv);
+    match pos.parse_recorded(&recorded) {
+        Ok((back, _)) if back == mv => {}
+        Ok((other, _)) => {
+            return Err(format!("recorded {recorded} reads back as {}", pos.move_text(other)));
+        }
+        Err(e) => return Err(format!("recorded {recorded} does not read back: {e}")),
+    }
+    for text in [pos.move_text(mv), pos.display_move(mv), pos.engine_move(mv)] {
+        match pos.parse_move(&text) {
+            Ok(back) if back == mv => {}
+            Ok(other) => return Err(format!("{text} reads back as {}", pos.move_text(other))),
+            Err(e) => return Err(format!("{text} does not read back: {e}")),
+        }
+    }
+    Ok(())
 }
 
 /// The fast generator's moves `buf` at `pos` are exactly the slow reference generator's.
@@ -162,35 +195,27 @@ fn check_reference<G: Conformance>(pos: &G, buf: &MoveBuf<G::Move>) -> Result<()
     let fast: HashSet<G::Move> = buf.iter().copied().collect();
     let slow: HashSet<G::Move> = pos.reference_moves().into_iter().collect();
     if slow != fast {
-        let missing: Vec<String> = slow.difference(&fast).map(|m| pos.write_move(*m)).collect();
-        let extra: Vec<String> = fast.difference(&slow).map(|m| pos.write_move(*m)).collect();
+        let missing: Vec<String> = slow.difference(&fast).map(|m| pos.move_text(*m)).collect();
+        let extra: Vec<String> = fast.difference(&slow).map(|m| pos.move_text(*m)).collect();
         return Err(format!("generator misses {missing:?} and wrongly lists {extra:?}"));
     }
     Ok(())
 }
 
-/// The checks of [`playout`] at one position except the reference generator's; leaves its legal moves in `buf` and its chance
-/// outcomes in `chances`.
+/// The checks of [`playout`] at every position; leaves its legal moves in `buf` and its
+/// chance outcomes in `chances`.
 fn check_step<G: Conformance>(
     pos: &G,
     buf: &mut MoveBuf<G::Move>,
     chances: &mut Vec<Weighted<G::Chance>>,
 ) -> Result<(), String> {
     if pos.hash() != pos.recomputed_hash() {
-        return Err(format!(
-            "incremental hash {:#x}, recomputed {:#x}",
-            pos.hash(),
-            pos.recomputed_hash()
-        ));
+        let (h, r) = (pos.hash(), pos.recomputed_hash());
+        return Err(format!("incremental hash {h:#x}, recomputed {r:#x}"));
     }
-    let text = pos.write_position();
-    let reread = G::read_position(&text).map_err(|e| format!("own text does not read: {e}"))?;
-    if reread.write_position() != text || reread.hash() != pos.hash() {
-        return Err(format!("position text does not round-trip: {}", reread.write_position()));
-    }
+    check_text(pos)?;
     pos.legal_moves(buf);
     pos.chance_outcomes(chances);
-    pos.check_invariants(chances)?;
     if pos.count_legal() != buf.len() as u64 {
         return Err(format!("count_legal {} but {} moves listed", pos.count_legal(), buf.len()));
     }
@@ -231,43 +256,50 @@ fn check_step<G: Conformance>(
     }
 }
 
-/// The playout target of a game: the first line is a position in the game's text, the bytes
-/// after it pick the moves (see [`playout`]).
+/// The position's text reads back to the same text and hash, and its options text applies
+/// to give the same options and position.
+fn check_text<G: Conformance>(pos: &G) -> Result<(), String> {
+    let text = pos.fen();
+    let back = G::from_fen(&text).map_err(|e| format!("own text does not read: {e}"))?;
+    if back.fen() != text || back.hash() != pos.hash() {
+        return Err(format!("position text does not round-trip: {}", back.fen()));
+    }
+    let options = pos.options();
+    let again = pos.with_options(&options).map_err(|e| format!("own options '{options}': {e}"))?;
+    if again.options() != options || again.fen() != text || again.hash() != pos.hash() {
+        return Err(format!("options '{options}' do not round-trip"));
+    }
+    Ok(())
+}
+
+/// The playout target of a game: the first line is a position ([`read_position`]), the
+/// bytes after it pick the moves (see [`playout`]).
 pub fn playout_from_text<G: Conformance>(data: &[u8]) {
     let (line, choices) = split_line(data);
     let Ok(text) = std::str::from_utf8(line) else { return };
-    if let Ok(pos) = G::read_position(text) {
+    if let Ok(pos) = read_position::<G>(text) {
         playout(pos, choices);
     }
 }
 
 /// Checks a move the game's reader accepted from `text` in `pos`: it is one of the legal
-/// moves, and the game's own text for it reads back to it (and, for games with several
-/// notations, every notation names it).
-pub fn check_read_move<G: Conformance>(pos: &G, text: &str, mv: G::Move) {
+/// moves, and each of the game's texts for it reads back to it.
+pub fn check_read_move<G: Game>(pos: &G, text: &str, mv: G::Move) {
     let mut buf = MoveBuf::new();
     pos.legal_moves(&mut buf);
-    assert!(
-        buf.contains(&mv),
-        "{text:?} read as {mv:?}, which is not legal in {}",
-        pos.write_position()
-    );
-    let written = pos.write_move(mv);
-    match pos.read_move(&written) {
-        Ok(back) => assert_eq!(back, mv, "{written} reads back as another move"),
-        Err(e) => panic!("{text:?} read as {written}, which does not read back: {e}"),
+    assert!(buf.contains(&mv), "{text:?} read as {mv:?}, which is not legal in {}", pos.fen());
+    if let Err(e) = check_move_texts(pos, mv) {
+        panic!("{text:?} read as {}: {e}", pos.move_text(mv));
     }
 }
 
-/// Reads `text` as a position of the game and, when it reads, checks that its own text reads
-/// back to the same text and hash. Returns the position.
+/// Reads `text` as a position of the game ([`read_position`]) and, when it reads, checks
+/// that its text and options round-trip and its hash is the recomputed one. Returns it.
 pub fn position_round_trip<G: Conformance>(text: &str) -> Option<G> {
-    let pos = G::read_position(text).ok()?;
-    let written = pos.write_position();
-    let back = G::read_position(&written)
-        .unwrap_or_else(|e| panic!("{text:?} reads, but its text {written} does not: {e}"));
-    assert_eq!(back.write_position(), written, "{text:?}: the text does not round-trip");
-    assert_eq!(back.hash(), pos.hash(), "{text:?}: the hash changes through the text");
+    let pos = read_position::<G>(text).ok()?;
+    if let Err(e) = check_text(&pos) {
+        panic!("{text:?}: {e}");
+    }
     assert_eq!(pos.hash(), pos.recomputed_hash(), "{text:?}: the hash of a read position");
     Some(pos)
 }
