@@ -300,14 +300,15 @@ impl Profile {
             Kind::AirForce | Kind::Navy => (true, 4 + h, 4 + h),
             Kind::Headquarters => (hero, 2 * h, 2 * h),
         };
-        // Missile diagonals reach one less (section 6.1).
-        let dr = if matches!(k, Kind::Missile) { rm - 1 } else { rm };
+        // Missile diagonals reach one less (section 6.1). The capture range is the
+        // Commander's 1 on diagonals too (7.1): it slides far but captures only adjacent.
+        let missile = matches!(k, Kind::Missile) as u8;
         Profile {
             kind: k,
             hero,
             diagonal: diag,
-            rm: [rm, dr],
-            rc: [rc, dr],
+            rm: [rm, rm - missile],
+            rc: [rc, rc - missile],
             heavy: k.heavy(),
             past: matches!(k, Kind::Artillery | Kind::Missile | Kind::AirForce | Kind::Navy),
         }

@@ -40,6 +40,19 @@ fn heroic_air_force_is_stealthy() {
     assert!(t.contains(&"Fe2@e6".to_string()) && !t.iter().any(|m| m == "Fe2e7" || m == "Fe2e5"));
 }
 
+/// The fuzzer (`fuzz/regressions/commander_legal/`) found Black's Commander kept off g11 by
+/// the heroic Red Commander three points down the open diagonal: the diagonal capture range
+/// was its slide (11), not 1.
+#[test]
+fn heroic_commander_attacks_only_adjacent_points() {
+    let p = pos("11/9c1/11/11/3+C7/11/11/11/11/11/11/11 b - - 5 4");
+    let t = turns(&p);
+    assert!(t.contains(&"Cj11g11".to_string()), "Cj11g11 missing from {t:?}");
+    // Diagonally next to it is still attacked (11.1): f5-e5 is refused, f5-f6 is not.
+    let t = turns(&pos("11/11/11/11/11/11/11/5c5/3+C7/11/11/11 b - - 5 4"));
+    assert!(!t.contains(&"Cf5e5".to_string()) && t.contains(&"Cf5f6".to_string()), "{t:?}");
+}
+
 #[test]
 fn last_guard_counts_stacked_pieces_d16() {
     let mut p = pos("5(hc)5/11/11/11/11/11/11/11/11/9IM/11/10C r - - 0 1");

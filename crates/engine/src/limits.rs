@@ -33,16 +33,19 @@ impl Limits {
     /// of what is left after `overhead_ms` (the GUI's and the pipe's latency), so a search
     /// never loses on time.
     pub fn from_clock(clock: Clock, overhead_ms: u64) -> (Duration, Duration) {
+        // Shares are taken in u128 and sums saturate: a GUI may send any u64 (`go wtime
+        // 9704189641294348287` overflowed), and the results only shrink from there.
+        let share = |ms: u64, num: u64, den: u64| (ms as u128 * num as u128 / den as u128) as u64;
         let moves = clock.moves_to_go.map_or(DEFAULT_MOVES_TO_GO, |m| m.clamp(1, 50) as u64);
         let usable = clock.remaining_ms.saturating_sub(overhead_ms);
-        let slice = usable / moves + clock.increment_ms * 3 / 4;
+        let slice = (usable / moves).saturating_add(share(clock.increment_ms, 3, 4));
         let cap = match moves {
-            1 => usable * 3 / 4,
-            2 => usable * 2 / 5,
-            _ => usable * MAX_CLOCK_PERCENT / 100,
+            1 => share(usable, 3, 4),
+            2 => share(usable, 2, 5),
+            _ => share(usable, MAX_CLOCK_PERCENT, 100),
         };
-        let hard = (slice * HARD_TIME_FACTOR).min(cap).max(1);
-        let soft = (slice * SOFT_TIME_PERCENT / 100).min(hard);
+        let hard = slice.saturating_mul(HARD_TIME_FACTOR).min(cap).max(1);
+        let soft = share(slice, SOFT_TIME_PERCENT, 100).min(hard);
         (Duration::from_millis(soft), Duration::from_millis(hard))
     }
 }
@@ -63,6 +66,18 @@ mod tests {
                     let reserve = remaining.saturating_sub(30) * 3 / 4;
                     assert!(hard.as_millis() as u64 <= reserve.max(1), "{clock:?} {hard:?}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn huge_clock_values_do_not_overflow() {
+        // The fuzzer's `go wtime 9704189641294348287` (fuzz/regressions/uci/) panicked.
+        for ms in [9_704_189_641_294_348_287, u64::MAX] {
+            for mtg in [None, Some(1), Some(2)] {
+                let clock = Clock { remaining_ms: ms, increment_ms: ms, moves_to_go: mtg };
+                let (soft, hard) = Limits::from_clock(clock, 30);
+                assert!(soft <= hard && hard.as_millis() <= (ms as u128 - 30) * 3 / 4, "{clock:?}");
             }
         }
     }

@@ -124,7 +124,7 @@ impl Position {
         self.side
     }
 
-    /// Plies since the last capture (the FEN halfmove field).
+    /// Plies since the last capture (the FEN halfmove field), at most [`MOVE_LIMIT`].
     pub fn halfmove(&self) -> u16 {
         self.halfmove
     }
@@ -232,7 +232,9 @@ impl Position {
             self.halfmove = 0;
         } else {
             self.occ_t ^= 1u128 << TRANSPOSED[to as usize];
-            self.halfmove = self.halfmove.saturating_add(1);
+            // It stops at the limit: moves past the draw are still generated (perft, search,
+            // `position … moves` past the end), and the FEN reader refuses larger counters.
+            self.halfmove = (self.halfmove + 1).min(MOVE_LIMIT);
         }
         if kind == Kind::General.index() {
             self.generals[colour] = to;

@@ -190,6 +190,18 @@ fn soldier_moves_do_not_reset_the_move_counter() {
     assert_eq!(p.halfmove(), 8);
 }
 
+/// The fuzzer (`fuzz/regressions/xiangqi_legal/`) played two quiet moves from halfmove 119
+/// and got a position whose FEN (halfmove 121) the reader refuses.
+#[test]
+fn halfmove_counter_past_the_move_limit_reads_back() {
+    let mut p = pos("4k4/9/9/9/9/9/9/9/9/3K5 w - - 119 1");
+    for mv in ["d0d1", "e9e8", "d1d0"] {
+        p.play_move(p.parse_move(mv).unwrap());
+        assert_eq!(p.halfmove(), cannonade_xiangqi::MOVE_LIMIT);
+        assert_eq!(Position::from_fen(&p.fen()).map(|back| back.fen()), Ok(p.fen()));
+    }
+}
+
 #[test]
 fn dead_material_draws() {
     let p = pos("4k4/4a4/9/9/9/9/9/9/4A4/3K5 w - - 0 1");
