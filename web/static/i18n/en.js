@@ -117,6 +117,8 @@ export default {
   'game.resign': 'Resign',
   'game.resign_confirm': 'Resign this game?',
   'game.claim': 'Claim the win',
+  'game.held': 'The server cannot save moves right now. The game is on hold and both clocks are stopped; it goes on by itself as soon as saving works again.',
+  'game.unheld': 'Saving works again: the game goes on.',
   'game.rematch': 'Rematch',
   'game.to_rematch': 'Go to the rematch',
   'game.export': 'Download record',

@@ -117,6 +117,8 @@ export default {
   'game.resign': 'Xin thua',
   'game.resign_confirm': 'Xin thua ván này?',
   'game.claim': 'Nhận thắng',
+  'game.held': 'Máy chủ tạm thời không lưu được nước đi. Ván cờ tạm dừng và cả hai đồng hồ đã dừng; ván sẽ tự tiếp tục ngay khi lưu được trở lại.',
+  'game.unheld': 'Đã lưu được trở lại: ván cờ tiếp tục.',
   'game.rematch': 'Chơi lại',
   'game.to_rematch': 'Sang ván mới',
   'game.export': 'Tải biên bản',

@@ -116,6 +116,8 @@ export default {
   'game.resign': '认输',
   'game.resign_confirm': '确定认输吗？',
   'game.claim': '判我胜',
+  'game.held': '服务器暂时无法保存着法。对局已暂停，双方计时均已停止；一旦恢复保存，对局将自动继续。',
+  'game.unheld': '已恢复保存：对局继续。',
   'game.rematch': '再来一局',
   'game.to_rematch': '前往新对局',
   'game.export': '下载棋谱',

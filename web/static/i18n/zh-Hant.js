@@ -116,6 +116,8 @@ export default {
   'game.resign': '認輸',
   'game.resign_confirm': '確定認輸嗎？',
   'game.claim': '判我勝',
+  'game.held': '伺服器暫時無法儲存著法。對局已暫停，雙方計時均已停止；一旦恢復儲存，對局將自動繼續。',
+  'game.unheld': '已恢復儲存：對局繼續。',
   'game.rematch': '再來一局',
   'game.to_rematch': '前往新對局',
   'game.export': '下載棋譜',

@@ -201,6 +201,11 @@ export class GameView {
       case 'score':
         this.onScore(m);
         break;
+      case 'held':
+        // The server cannot save moves: the clocks are stopped until it can (a `clock`
+        // message follows).
+        this.el.entryError.textContent = t(m.held ? 'game.held' : 'game.unheld');
+        break;
       case 'error':
         this.el.entryError.textContent = m.message;
         if (m.code === 'stale_ply' || m.code === 'not_your_turn' || m.code === 'illegal_move') {

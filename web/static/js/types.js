@@ -117,7 +117,8 @@
  *   | ({t: 'chat', game: string} & ChatLine)
  *   | {t: 'proposal_ok', game: string, ply: number, mv: string}
  *   | {t: 'tally', game: string, ply: number, counts: TallyEntry[]}
- *   | {t: 'score', game: string, hits: number, total: number}} ServerMsg
+ *   | {t: 'score', game: string, hits: number, total: number}
+ *   | {t: 'held', game: string, held: boolean, message: string}} ServerMsg
  */
 /** @typedef {{ply: number, played: string, counts: TallyEntry[], matched: number, crowd: CrowdRecord}} Reveal */
 /** @typedef {{hits: number, total: number}} Score */
