@@ -29,5 +29,5 @@ pub use any_game::{AnyGame, AnyMove, Registered};
 pub use any_record::{AnyHistory, AnyRecord, PlayedMove};
 pub use error::GameError;
 pub use kind::GameKind;
-pub use spec::GameSpec;
 pub use registry::reexport;
+pub use spec::GameSpec;
