@@ -35,7 +35,7 @@ pub use eval::use_xiangqi_network;
 pub use game::Evaluate;
 pub use level::{ELO_RANGE, Level};
 pub use limits::{Clock, Limits};
-pub use search::{MATE, Progress, SearchResult, Style, search};
+pub use search::{MATE, Progress, SearchResult, Style, repetition_at_root, search};
 
 use cannonade_commander::points::{Armies, Format};
 use cannonade_games::{AnyGame, AnyHistory, AnyMove, AnyRecord};

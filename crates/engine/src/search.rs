@@ -84,6 +84,89 @@ struct Frame {
     in_check: bool,
 }
 
+/// What the game's repetition rule makes of the last of `frames` (`pos`; `path` holds the
+/// frames' positions when the rule judges cycles): the outcome the rules give once the
+/// position reaches the rule's occurrence (as [`cannonade_core::repetition::verdict`]
+/// judges a record), and a first repetition inside the search (at or after `root_frame`)
+/// judged as if the cycle went on. `None` when the rule ends nothing here.
+fn repeated<G: Evaluate>(
+    frames: &[Frame],
+    path: &[G],
+    pos: &G,
+    root_frame: usize,
+) -> Option<Outcome> {
+    let rule = pos.repetition();
+    let needed = rule.occurrence()?;
+    let n = frames.len() - 1;
+    let hash = frames[n].hash;
+    let reach = pos.reversible_plies().min(n);
+    let mut count = 1u32;
+    let (mut latest, mut earliest) = (None, n);
+    for i in (n - reach..n).rev() {
+        if frames[i].hash == hash {
+            count += 1;
+            latest.get_or_insert(i);
+            earliest = i;
+        }
+    }
+    let latest = latest?;
+    let reached = count >= needed;
+    if !reached && latest < root_frame {
+        return None;
+    }
+    let mover = pos.mover();
+    Some(match rule {
+        RepetitionRule::Off => return None,
+        RepetitionRule::Draw { .. } => Outcome::draw(Reason::Repetition),
+        // The move that made the losing occurrence loses: the side to move here wins.
+        RepetitionRule::Loses { .. } if reached => Outcome::loss(!mover, Reason::Repetition),
+        RepetitionRule::Loses { .. } => return None,
+        // The rules judge the cycle from its first occurrence; a first repetition inside the
+        // search is judged from the latest, as if the cycle went on.
+        RepetitionRule::Judged { .. } => {
+            let from = if reached { earliest } else { latest };
+            match path.get(from..=n) {
+                Some(cycle) => G::judge_cycle(cycle),
+                None => checks_only(&frames[from..=n], mover),
+            }
+        }
+    })
+}
+
+/// A cycle judged by its checks alone (when the positions were not kept): the side that
+/// checked with every move loses, anything else draws.
+fn checks_only(cycle: &[Frame], mover: Side) -> Outcome {
+    let n = cycle.len() - 1;
+    // Moves into frames n, n-2, … were the opponent's; n-1, n-3, … the mover's.
+    let (mut theirs_all, mut ours_all) = (true, true);
+    for (k, f) in cycle.iter().enumerate().skip(1) {
+        if (n - k).is_multiple_of(2) { theirs_all &= f.in_check } else { ours_all &= f.in_check }
+    }
+    match (theirs_all, ours_all) {
+        (true, false) => Outcome::loss(!mover, Reason::PerpetualCheck),
+        (false, true) => Outcome::loss(mover, Reason::PerpetualCheck),
+        _ => Outcome::draw(Reason::Repetition),
+    }
+}
+
+/// The search's view of a game's repetition at its last position, with no search path:
+/// what [`repeated`] says at a root whose history is `history` (oldest first, the current
+/// position last). For the property test that the search and the rules agree.
+pub fn repetition_at_root<G: Evaluate>(history: &[G]) -> Option<Outcome> {
+    let (pos, before) = history.split_last()?;
+    if pos.chance_pending() {
+        return None;
+    }
+    let kept: Vec<G> = before.iter().filter(|p| !p.chance_pending()).cloned().collect();
+    let frames: Vec<Frame> = kept
+        .iter()
+        .chain([pos])
+        .map(|p| Frame { hash: p.hash(), in_check: p.in_check() })
+        .collect();
+    let path: Vec<G> = kept.into_iter().chain([pos.clone()]).collect();
+    repeated(&frames, &path, pos, frames.len())
+}
+
 /// A 64-bit mix (splitmix64's finaliser), for evaluation noise.
 fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -161,6 +244,9 @@ struct Searcher<'a, G: Evaluate> {
     history: Vec<i32>,
     pv: Vec<Vec<G::Move>>,
     stack: Vec<Frame>,
+    /// The positions of `stack`, kept only when the game's rule judges cycles (Xiangqi's
+    /// `asian` rule): judging a chase needs the positions, not only their hashes.
+    path: Vec<G>,
     root_frame: usize,
     root_depth: i32,
     /// The seat the search plays for.
@@ -254,56 +340,34 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         head[ply].extend_from_slice(&tail[0]);
     }
 
+    /// Puts `pos` on the path (`in_check`: the move into it gave check).
+    fn enter(&mut self, pos: &G, in_check: bool) {
+        self.stack.push(Frame { hash: pos.hash(), in_check });
+        if self.judges_cycles() {
+            self.path.push(pos.clone());
+        }
+    }
+
+    /// Takes the last position off the path.
+    fn leave(&mut self) {
+        self.stack.pop();
+        self.path.truncate(self.stack.len());
+    }
+
+    /// Whether the positions of the path are kept (see [`Searcher::path`]).
+    fn judges_cycles(&self) -> bool {
+        !self.path.is_empty()
+    }
+
     /// The score of a repetition of the node on top of the stack, if its game's rule ends the
     /// game (or the search's view of it) here.
     fn repetition_score(&self, pos: &G, ply: usize) -> Option<i32> {
-        let rule = pos.repetition();
-        if rule == RepetitionRule::Off {
-            return None;
-        }
-        let n = self.stack.len() - 1;
-        let hash = self.stack[n].hash;
-        let reach = pos.reversible_plies().min(n);
-        let mut count = 0u32;
-        let mut latest = None;
-        for i in (n - reach..n).rev() {
-            if self.stack[i].hash == hash {
-                count += 1;
-                latest.get_or_insert(i);
-            }
-        }
-        let latest = latest?;
-        let in_path = latest >= self.root_frame;
-        let win = MATE - ply as i32;
-        match rule {
-            RepetitionRule::Off => None,
-            RepetitionRule::Draw { occurrence } => (count + 1 >= occurrence || in_path)
-                .then(|| self.outcome_score(pos.drawn(Reason::Repetition), pos.mover(), ply)),
-            // The ply that made the losing occurrence loses: the side to move here wins,
-            // unless it is mated (mate is judged first).
-            RepetitionRule::Loses { occurrence } => {
-                (count + 1 >= occurrence).then(|| self.unless_stuck(pos, win, ply))
-            }
-            // The search's view of a judged cycle: the side that checked with every move
-            // loses; otherwise the repetition counts as a draw.
-            RepetitionRule::Judged { occurrence } => {
-                if count + 1 < occurrence && !in_path {
-                    return None;
-                }
-                // Moves into frames n, n-2, … were the opponent's; n-1, n-3, … ours.
-                let mut theirs_all = true;
-                let mut ours_all = true;
-                for k in latest + 1..=n {
-                    let check = self.stack[k].in_check;
-                    if (n - k).is_multiple_of(2) { theirs_all &= check } else { ours_all &= check }
-                }
-                Some(match (theirs_all, ours_all) {
-                    (true, false) => self.unless_stuck(pos, win, ply),
-                    (false, true) => -win,
-                    _ => self.draw_for(pos.mover()),
-                })
-            }
-        }
+        let o = repeated(&self.stack, &self.path, pos, self.root_frame)?;
+        Some(match o.winner {
+            // The repetition's winner still loses when it is mated (mate is judged first).
+            Some(w) if w == pos.mover() => self.unless_stuck(pos, MATE - ply as i32, ply),
+            _ => self.outcome_score(o, pos.mover(), ply),
+        })
     }
 
     /// A draw for `mover`: worse than even for the side the search plays for (the game's
@@ -351,9 +415,9 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         let v = if child.chance_pending() {
             self.chance(child, expand, depth, ply + 1, a, b)
         } else {
-            self.stack.push(Frame { hash: child.hash(), in_check: gives_check });
+            self.enter(child, gives_check);
             let v = self.negamax(child, depth, ply + 1, a, b, true);
-            self.stack.pop();
+            self.leave();
             v
         };
         if flip { -v } else { v }
@@ -468,13 +532,13 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                 let flip = passed.mover() != pos.mover();
                 self.played[ply] = None;
                 self.accs[ply + 1] = self.accs[ply].clone();
-                self.stack.push(Frame { hash: passed.hash(), in_check: false });
+                self.enter(&passed, false);
                 let v = if flip {
                     -self.negamax(&passed, depth - 1 - r, ply + 1, -beta, -beta + 1, false)
                 } else {
                     self.negamax(&passed, depth - 1 - r, ply + 1, beta - 1, beta, false)
                 };
-                self.stack.pop();
+                self.leave();
                 if self.aborted {
                     return 0;
                 }
@@ -914,9 +978,9 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             return Some(self.outcome_score(o, child.mover(), ply));
         }
         child.refresh(&mut self.accs[ply]);
-        self.stack.push(Frame { hash: child.hash(), in_check: child.in_check() });
+        self.enter(child, child.in_check());
         let bound = self.probe_first_move(child, depth, ply, floor, target);
-        self.stack.pop();
+        self.leave();
         bound
     }
 
@@ -992,13 +1056,13 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             let a = (alpha_w - sum - hi_rest).div_euclid(weight);
             let b = (beta_w - sum - lo_rest + weight - 1).div_euclid(weight);
             let (ca, cb) = (a.max(-INF as i64) as i32, b.min(INF as i64) as i32);
-            self.stack.push(Frame { hash: child.hash(), in_check: child.in_check() });
+            self.enter(child, child.in_check());
             let v = if child.mover() == pos.mover() {
                 self.negamax(child, depth, ply + 1, ca, cb, true)
             } else {
                 -self.negamax(child, depth, ply + 1, -cb, -ca, true)
             };
-            self.stack.pop();
+            self.leave();
             if self.aborted {
                 return 0;
             }
@@ -1067,6 +1131,11 @@ fn searcher<'a, G: Evaluate>(
         .collect();
     let root_frame = stack.len();
     stack.push(Frame { hash: pos.hash(), in_check: pos.in_check() });
+    let path = if matches!(pos.repetition(), RepetitionRule::Judged { .. }) {
+        history.iter().filter(|p| !p.chance_pending()).cloned().chain([pos.clone()]).collect()
+    } else {
+        Vec::new()
+    };
     Searcher {
         limits,
         stop,
@@ -1087,6 +1156,7 @@ fn searcher<'a, G: Evaluate>(
         history: vec![0; G::MOVE_INDEXES],
         pv: Vec::new(),
         stack,
+        path,
         root_frame,
         root_depth: 1,
         root_mover: pos.mover(),
