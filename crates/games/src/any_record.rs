@@ -48,6 +48,9 @@ pub struct PlayedMove {
     pub display: String,
     /// The seat that played it.
     pub seat: Side,
+    /// Whether it ended in a chance outcome (a Banqi flip revealed a piece): hidden
+    /// information became public, so it cannot be taken back.
+    pub revealed: bool,
 }
 
 /// A game in progress or finished: its spec, its start, every position and step, and the
@@ -65,14 +68,14 @@ fn played<G: Game>(r: &Record<G>) -> Vec<PlayedMove> {
     for (i, step) in steps.iter().enumerate() {
         let Step::Move(m) = *step else { continue };
         let p = &r.positions()[i];
-        let (text, display) = match steps.get(i + 1) {
+        let (text, display, revealed) = match steps.get(i + 1) {
             Some(&Step::Chance(c)) => {
                 let t = p.resolved_move(m, c);
-                (t.clone(), t)
+                (t.clone(), t, true)
             }
-            _ => (p.recorded_move(m), p.display_move(m)),
+            _ => (p.recorded_move(m), p.display_move(m), false),
         };
-        out.push(PlayedMove { text, display, seat: p.mover() });
+        out.push(PlayedMove { text, display, seat: p.mover(), revealed });
     }
     out
 }
@@ -303,6 +306,7 @@ mod tests {
         r.play_text("d3=C").unwrap();
         assert!(r.play_text("d4=C").is_err());
         assert_eq!(r.moves_text(), ["d2=C", "d3=C"]);
+        assert!(r.moves().iter().all(|m| m.revealed));
         assert_eq!(r.len(), 4);
     }
 
@@ -323,7 +327,12 @@ mod tests {
         let moves = r.moves();
         assert_eq!(
             moves[0],
-            PlayedMove { text: "h2e2".into(), display: "C2=5".into(), seat: Side::First }
+            PlayedMove {
+                text: "h2e2".into(),
+                display: "C2=5".into(),
+                seat: Side::First,
+                revealed: false
+            }
         );
         assert_eq!(moves[1].seat, Side::Second);
         assert!(r.undo());

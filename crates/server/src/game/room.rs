@@ -65,6 +65,14 @@ pub struct Setup {
     pub grace_ms: u64,
 }
 
+/// Characters a chat line may not hold: control characters (NUL, line breaks) and the
+/// bidirectional controls that make a line read differently from what was sent (U+202E
+/// turns `gg 1-0` around; hardening issue, finding 6).
+fn hidden_in_chat(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
 /// The state of one game.
 #[derive(Debug)]
 pub struct GameRoom {
@@ -342,6 +350,12 @@ impl GameRoom {
                         format!("a chat line has 1 to {MAX_CHAT_CHARS} characters"),
                     );
                 }
+                if text.chars().any(hidden_in_chat) {
+                    return refuse(
+                        ErrorCode::Invalid,
+                        "a chat line holds no control or text-direction characters",
+                    );
+                }
                 let room =
                     if self.role_of(user).is_player() { Room::Players } else { Room::Spectators };
                 let line = ChatLine { room, from: name.clone(), text: text.to_string() };
@@ -463,6 +477,11 @@ impl GameRoom {
             OfferKind::Takeback if self.moves.is_empty() => {
                 return refuse(ErrorCode::Invalid, "there is no move to take back");
             }
+            OfferKind::Takeback if self.takeback_reveals(seat) => {
+                // Taking a flip back and flipping elsewhere would reveal the deal piece by
+                // piece (hardening issue, finding 6).
+                return refuse(ErrorCode::Invalid, "a flip cannot be taken back");
+            }
             _ => {}
         }
         let other = seat.opponent();
@@ -488,8 +507,7 @@ impl GameRoom {
         match kind {
             OfferKind::Draw => Ok(self.end(None, "agreement", at)),
             OfferKind::Takeback => {
-                let n = if self.hotseat() || self.record.position().mover() != by { 1 } else { 2 };
-                let n = n.min(self.moves.len());
+                let n = self.takeback_count(by);
                 let keep = self.moves.len() - n;
                 // The seat of the first move taken back moves again; its clock starts (none
                 // before any move is left, as at the start).
@@ -510,6 +528,19 @@ impl GameRoom {
                 Ok(Decision { effects: vec![Effect::CreateRematch], ..Decision::default() })
             }
         }
+    }
+
+    /// How many moves a takeback asked by `by` undoes: back to `by`'s last move (one in
+    /// hot-seat play).
+    fn takeback_count(&self, by: Side) -> usize {
+        let n = if self.hotseat() || self.record.position().mover() != by { 1 } else { 2 };
+        n.min(self.moves.len())
+    }
+
+    /// Whether a takeback asked by `by` would undo a move that revealed hidden information.
+    fn takeback_reveals(&self, by: Side) -> bool {
+        let n = self.takeback_count(by);
+        self.record.moves().iter().rev().take(n).any(|m| m.revealed)
     }
 
     /// The game ends now.

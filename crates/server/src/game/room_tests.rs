@@ -186,6 +186,42 @@ fn chat_goes_to_the_room_of_the_writer() {
     assert_eq!(code(r.decide(&chat(FIRST, &"x".repeat(MAX_CHAT_CHARS + 1)))), ErrorCode::Invalid);
 }
 
+/// Hardening finding 6: NUL and U+202E (right-to-left override) were accepted.
+#[test]
+fn chat_refuses_control_and_direction_characters() {
+    let r = room(GameKind::Xiangqi);
+    let chat =
+        |text: &str| Command::Chat { user: FIRST.into(), name: FIRST.into(), text: text.into() };
+    for bad in ["a\0b", "gg \u{202E}0-1", "two\nlines", "\u{2066}x", "bell\u{7}"] {
+        assert_eq!(code(r.decide(&chat(bad))), ErrorCode::Invalid, "{bad:?}");
+    }
+    // Other scripts, emoji and joiners are fine.
+    for good in ["好棋", "Cờ tư lệnh", "👍🏽", "ok!"] {
+        assert!(r.decide(&chat(good)).is_ok(), "{good:?}");
+    }
+}
+
+/// Hardening finding 6: flip, take back, flip elsewhere revealed the deal piece by piece.
+#[test]
+fn a_banqi_flip_cannot_be_taken_back() {
+    let mut r = room(GameKind::Banqi);
+    run(&mut r, mv(FIRST, 0, "a1?", 0), 0).unwrap();
+    run(&mut r, mv(SECOND, 1, "h4?", 100), 100).unwrap();
+    assert!(r.record().moves().iter().all(|m| m.revealed));
+    for user in [FIRST, SECOND] {
+        let offer = Command::Offer { user: user.into(), kind: OfferKind::Takeback, at: 200 };
+        assert_eq!(code(run(&mut r, offer, 200)), ErrorCode::Invalid);
+    }
+    assert_eq!(r.moves().len(), 2);
+    // Against the engine (which takes back at once) and in hot-seat play the same.
+    let mut s = setup(GameKind::Banqi, BLITZ);
+    s.players[1] = seated(FIRST);
+    let mut hotseat = GameRoom::new(s).unwrap();
+    run(&mut hotseat, mv(FIRST, 0, "a1?", 0), 0).unwrap();
+    let offer = Command::Offer { user: FIRST.into(), kind: OfferKind::Takeback, at: 10 };
+    assert_eq!(code(run(&mut hotseat, offer, 10)), ErrorCode::Invalid);
+}
+
 #[test]
 fn held_clocks_stop_and_moves_wait() {
     let mut r = room(GameKind::Xiangqi);
