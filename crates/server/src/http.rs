@@ -45,6 +45,11 @@ fn error(status: StatusCode, text: impl Into<String>) -> Response {
     (status, Json(serde_json::json!({ "error": text.into() }))).into_response()
 }
 
+/// A 503 for an internal failure: the cause is logged, the client gets an id.
+fn unavailable(what: &str, cause: impl std::fmt::Display) -> Response {
+    error(StatusCode::SERVICE_UNAVAILABLE, crate::incident::logged(what, cause))
+}
+
 async fn index(State(app): State<Arc<App>>) -> Response {
     if let Some(dir) = &app.config.web_dir
         && let Ok(text) = tokio::fs::read_to_string(dir.join("index.html")).await
@@ -137,7 +142,7 @@ async fn export(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response
             None => error(StatusCode::CONFLICT, "the game is still being played"),
         },
         Ok(None) => error(StatusCode::NOT_FOUND, format!("no game '{id}'")),
-        Err(e) => error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+        Err(e) => unavailable("the game could not be read", e),
     }
 }
 
@@ -146,7 +151,7 @@ async fn positions(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respo
     match crate::game::positions(&app, &id).await {
         Ok(Some(p)) => Json(p).into_response(),
         Ok(None) => error(StatusCode::NOT_FOUND, format!("no game '{id}'")),
-        Err(e) => error(StatusCode::SERVICE_UNAVAILABLE, e),
+        Err(e) => unavailable("the game could not be read", e),
     }
 }
 
@@ -167,14 +172,14 @@ async fn my_games(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
     let user = match session::known(&app, token.trim()).await {
         Ok(Some(user)) => user,
         Ok(None) => return Json(serde_json::json!({ "games": [] })).into_response(),
-        Err(e) => return error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+        Err(e) => return unavailable("the session could not be read", e),
     };
     match app.store.user_games(&user.id, MY_GAMES).await {
         Ok(rows) => {
             let games: Vec<PastGame> = rows.iter().filter_map(|r| past_game(r, &user.id)).collect();
             Json(serde_json::json!({ "games": games })).into_response()
         }
-        Err(e) => error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+        Err(e) => unavailable("the games could not be read", e),
     }
 }
 
@@ -241,7 +246,7 @@ fn session_response(result: Result<(String, Arc<session::UserCtx>), AccountError
         Err(AccountError::Invalid(why)) => error(StatusCode::BAD_REQUEST, why),
         Err(AccountError::Taken) => error(StatusCode::CONFLICT, "that name is taken"),
         Err(AccountError::Denied) => error(StatusCode::UNAUTHORIZED, "wrong name or password"),
-        Err(AccountError::Store(e)) => error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+        Err(AccountError::Store(e)) => unavailable("the account could not be read", e),
     }
 }
 

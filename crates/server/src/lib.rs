@@ -13,6 +13,7 @@ pub mod engines;
 pub mod game;
 mod http;
 mod ids;
+mod incident;
 mod lobby;
 mod metrics;
 mod rating;

@@ -3,6 +3,7 @@
 
 use crate::cluster::{Cluster, SharedSeek};
 use crate::game::{self, Cmd, GameSpec, SeatSpec};
+use crate::incident;
 use crate::lobby::{Refusal, may_take, no_seek};
 use crate::session;
 use crate::state::{App, CONN_QUEUE, Conn, Frame, Out, lock};
@@ -59,7 +60,7 @@ pub async fn run(app: Arc<App>, ws: WebSocket, token: Option<String>) {
     let (token, user) = match session::resolve(&app, token).await {
         Ok(x) => x,
         Err(e) => {
-            let msg = ServerMsg::error(ErrorCode::Storage, format!("no session: {e}"), None);
+            let msg = ServerMsg::error(ErrorCode::Storage, incident::logged("no session", e), None);
             let _ = sink.send(Message::Text(msg.to_json().into())).await;
             let _ = sink
                 .send(Message::Close(Some(CloseFrame {
@@ -200,12 +201,12 @@ impl Socket {
         // The taker's node writes the game without this socket's session: store it now.
         session::persist(&self.app, &self.conn.user)
             .await
-            .map_err(|e| (ErrorCode::Storage, e.to_string()))?;
+            .map_err(|e| (ErrorCode::Storage, incident::logged("the seek was not saved", e)))?;
         let info = self.app.lobby.add(&self.conn, game, options, clock, rated, private)?;
         let shared = SharedSeek { info: info.clone(), user: self.conn.user.info(), private };
         if let Err(e) = cluster.put_seek(&shared).await {
             let _ = self.app.lobby.cancel(&self.conn, &info.id);
-            return Err((ErrorCode::Storage, e.to_string()));
+            return Err((ErrorCode::Storage, incident::logged("the seek was not shared", e)));
         }
         Ok(info)
     }
@@ -213,7 +214,9 @@ impl Socket {
     /// Takes a seek of any node: exactly one taker gets it.
     async fn take_shared_seek(&self, cluster: &Cluster, id: &str) -> Result<SharedSeek, Refusal> {
         let gone = || no_seek(id);
-        let bus = |e: crate::cluster::BusError| (ErrorCode::Storage, e.to_string());
+        let bus = |e: crate::cluster::BusError| {
+            (ErrorCode::Storage, incident::logged("the seek could not be taken", e))
+        };
         let seek = cluster.peek_seek(id).await.map_err(bus)?.ok_or_else(gone)?;
         may_take(&seek.user.id, seek.info.rated, &self.conn)?;
         let seek = cluster.take_seek(id).await.map_err(bus)?.ok_or_else(gone)?;
@@ -354,11 +357,17 @@ impl Socket {
                 let _ = h.tx.send(Cmd::Join { conn: self.conn.clone(), since }).await;
             }
             ClientMsg::Unwatch { game } => {
-                if self.watching.remove(&game) {
-                    let handle = lock(&app.games).get(&game).cloned();
-                    if let Some(h) = handle {
-                        let _ = h.tx.send(Cmd::Leave { conn_id: self.conn.id }).await;
-                    }
+                // Every message gets an answer: unwatching a game this socket does not
+                // follow is refused like any other mistake (hardening issue, finding 6).
+                if !self.watching.remove(&game) {
+                    return Err((
+                        ErrorCode::NotFound,
+                        "this socket does not watch that game".into(),
+                    ));
+                }
+                let handle = lock(&app.games).get(&game).cloned();
+                if let Some(h) = handle {
+                    let _ = h.tx.send(Cmd::Leave { conn_id: self.conn.id }).await;
                 }
             }
             msg => {
@@ -384,7 +393,9 @@ impl Socket {
         match game::get_or_load(&self.app, id).await {
             Ok(Some(h)) => Ok(h),
             Ok(None) => Err((ErrorCode::NotFound, format!("no game '{id}'"))),
-            Err(e) => Err((ErrorCode::Storage, e)),
+            Err(e) => {
+                Err((ErrorCode::Storage, incident::logged("the game could not be loaded", e)))
+            }
         }
     }
 }

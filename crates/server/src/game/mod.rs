@@ -15,6 +15,7 @@ mod stored;
 pub mod view;
 
 use crate::ids;
+use crate::incident;
 use crate::lobby::{Refusal, check_settings};
 use crate::session::{self, UserCtx};
 use crate::state::{App, Conn, lock};
@@ -211,9 +212,9 @@ pub struct GameSpec {
 pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusal> {
     let (start, options) = check_settings(spec.kind, &spec.options, spec.clock, spec.rated)?;
     let seed = match &start {
-        AnyGame::Banqi(_) => Some(
-            DealSeed::random().map_err(|e| (ErrorCode::Storage, format!("no random seed: {e}")))?,
-        ),
+        AnyGame::Banqi(_) => Some(DealSeed::random().map_err(|e| {
+            (ErrorCode::Storage, incident::logged("no random seed for the deal", e))
+        })?),
         _ => None,
     };
     let seat = |s: &SeatSpec| match s {
@@ -244,7 +245,9 @@ pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusa
     };
     if let Some(cluster) = app.cluster() {
         // A new id: the lease is free; taking it makes the renewals cover the game.
-        let mine = cluster.claim(&row.id).await.map_err(|e| (ErrorCode::Storage, e.to_string()))?;
+        let mine = cluster.claim(&row.id).await.map_err(|e| {
+            (ErrorCode::Storage, incident::logged("the game could not be claimed", e))
+        })?;
         if !mine {
             return Err((ErrorCode::Storage, "the new game's id is taken".into()));
         }
@@ -268,10 +271,12 @@ pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusa
             Ok(())
         })
         .await
-        .map_err(|e| (ErrorCode::Storage, e.to_string()))?;
+        .map_err(|e| (ErrorCode::Storage, incident::logged("the game could not be saved", e)))?;
     let id = row.id.clone();
     let users = row.users.clone();
-    load(app, row, Vec::new()).await.map_err(|e| (ErrorCode::Storage, e))?;
+    load(app, row, Vec::new())
+        .await
+        .map_err(|e| (ErrorCode::Storage, incident::logged("the game could not be started", e)))?;
     for (i, user) in users.iter().enumerate() {
         if let Some(user) = user {
             let both = users[1 - i].as_deref() == Some(user.as_str());

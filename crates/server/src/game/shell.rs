@@ -396,9 +396,7 @@ impl Shell {
     /// A store error for the log and for a client: the client gets what failed and an id
     /// to quote, never the store's own text.
     fn storage_error(&self, what: &str, e: &StoreError) -> String {
-        let id = crate::ids::short_id();
-        tracing::error!(game = %self.id(), error_id = %id, "{what}: {e}");
-        format!("{what} (error {id}); nothing changed")
+        crate::incident::logged(what, format_args!("game {}: {e}", self.id()))
     }
 
     async fn client(&mut self, conn: &Conn, msg: ClientMsg, at: Ms) -> Result<(), Refusal> {
