@@ -132,6 +132,27 @@ wait_for "COOKED"
 grep -qx "h2e2" "$WORK/cannonade-xiangqi-interrupted.txt" || fail "the game was not saved on SIGTERM"
 check "SIGTERM restores the terminal and saves the game"
 
+# --- The terminal goes away (its window closed, tmux killed): the board stops and keeps the
+# game instead of spinning on the dead terminal (crossterm's read loop did, at full CPU).
+start xiangqi
+wait_for "Red to move"
+keys :
+type_text "h2e2"
+keys Enter
+wait_for "Black to move"
+rm -f "$WORK"/cannonade-xiangqi-interrupted.*
+tmux kill-session -t "$SESSION"
+for _ in $(seq 50); do
+    pgrep -f "^$BIN play xiangqi\$" >/dev/null || break
+    sleep 0.1
+done
+if pgrep -f "^$BIN play xiangqi\$" >/dev/null; then
+    pkill -KILL -f "^$BIN play xiangqi\$" || true
+    fail "the board kept running after its terminal closed"
+fi
+ls "$WORK"/cannonade-xiangqi-interrupted.* >/dev/null 2>&1 || fail "the game was not kept on hang-up"
+check "a closed terminal stops the board and keeps the game"
+
 # --- Loading from the command line, and a bad game name (no terminal taken over).
 start --load "$WORK/game.txt"
 wait_for "Moves (1)"

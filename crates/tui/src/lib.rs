@@ -25,6 +25,7 @@ mod board_view;
 mod draw;
 mod engine_job;
 mod geometry;
+mod input_wait;
 mod level;
 mod move_choice;
 pub mod record_file;

@@ -4,6 +4,7 @@
 use crate::app::App;
 use crate::draw::draw;
 use crate::engine_job::ENGINE_THREAD;
+use crate::input_wait::{self, Input};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{self, Event, KeyEventKind};
@@ -89,7 +90,11 @@ pub fn run(mut app: App) -> io::Result<App> {
     terminal.clear()?;
     loop {
         terminal.draw(|frame| draw(frame, &app))?;
-        if event::poll(FRAME)? {
+        let input = input_wait::wait(FRAME)?;
+        // One read can bring several events (keys typed fast, a paste): crossterm queues them,
+        // and they are all handled now, as the terminal will not signal them again. Bytes
+        // that hold no whole event yet (half an escape sequence) stay with crossterm.
+        while input == Input::Ready && event::poll(Duration::ZERO)? {
             match event::read()? {
                 Event::Key(key) if key.kind != KeyEventKind::Release => app.handle_key(key),
                 // The next draw uses the new size.
@@ -98,7 +103,9 @@ pub fn run(mut app: App) -> io::Result<App> {
             }
         }
         app.tick();
-        if stop.load(Ordering::Relaxed) {
+        // A terminal that hung up is a stop: nobody is there to quit (SIGHUP may not come
+        // when only the terminal's master side closed).
+        if stop.load(Ordering::Relaxed) || input == Input::HungUp {
             app.interrupt();
             return Ok(app);
         }
