@@ -38,6 +38,16 @@ start() {
         "$BIN play $*; echo EXITED \$?; stty -a | tr ' ;' '\n\n' | grep -qx icanon && echo COOKED; sleep 30"
 }
 
+# A Xiangqi board with one move played (h2e2, typed).
+start_after_h2e2() {
+    start xiangqi
+    wait_for "Red to move"
+    keys :
+    type_text "h2e2"
+    keys Enter
+    wait_for "Black to move"
+}
+
 passed=0
 check() { passed=$((passed + 1)); echo "ok: $*"; }
 
@@ -120,12 +130,7 @@ keys q
 wait_for "EXITED 0"
 
 # --- SIGTERM: the terminal comes back and the game is kept beside the save path.
-start xiangqi
-wait_for "Red to move"
-keys :
-type_text "h2e2"
-keys Enter
-wait_for "Black to move"
+start_after_h2e2
 pkill -TERM -f "^$BIN play xiangqi\$" || fail "no board process to signal"
 wait_for "EXITED 0"
 wait_for "COOKED"
@@ -134,12 +139,7 @@ check "SIGTERM restores the terminal and saves the game"
 
 # --- The terminal goes away (its window closed, tmux killed): the board stops and keeps the
 # game instead of spinning on the dead terminal (crossterm's read loop did, at full CPU).
-start xiangqi
-wait_for "Red to move"
-keys :
-type_text "h2e2"
-keys Enter
-wait_for "Black to move"
+start_after_h2e2
 rm -f "$WORK"/cannonade-xiangqi-interrupted.*
 tmux kill-session -t "$SESSION"
 for _ in $(seq 50); do
