@@ -33,6 +33,10 @@ pub struct Args {
     /// but one, at least one.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     engine_threads: Option<u16>,
+    /// The engine answers as soon as its search ends, without a person's pause (for tests
+    /// and load runs).
+    #[arg(long)]
+    ai_instant: bool,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -53,6 +57,7 @@ pub fn run(args: Args) -> Result<()> {
         engine_threads: args
             .engine_threads
             .map_or_else(cannonade_server::engines::default_threads, usize::from),
+        ai_pacing: !args.ai_instant,
         ..cannonade_server::Config::default()
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;

@@ -27,6 +27,7 @@ mod game;
 mod level;
 mod limits;
 pub mod nnue;
+mod pacing;
 pub mod params;
 mod search;
 mod tt;
@@ -35,6 +36,7 @@ pub use eval::use_xiangqi_network;
 pub use game::Evaluate;
 pub use level::{ELO_RANGE, Level};
 pub use limits::{Clock, Limits};
+pub use pacing::{LOW_CLOCK_MS, MAX_PAUSE, Pacing};
 pub use search::{MATE, Progress, SearchResult, Style, repetition_at_root, search};
 
 use cannonade_commander::points::{Armies, Format};

@@ -37,6 +37,9 @@ pub struct Config {
     pub commit_interval: Duration,
     /// Searches that may run at once (AI moves and analysis): the engine service's threads.
     pub engine_threads: usize,
+    /// The engine answers after a natural pause ([`cannonade_engine::Pacing`]) instead of
+    /// as soon as its search ends; off for tests and load runs that want the engine fast.
+    pub ai_pacing: bool,
 }
 
 impl Default for Config {
@@ -60,6 +63,7 @@ impl Default for Config {
             // 10 ms more per move under load and nothing after a quiet spell.
             commit_interval: Duration::from_millis(10),
             engine_threads: crate::engines::default_threads(),
+            ai_pacing: true,
         }
     }
 }

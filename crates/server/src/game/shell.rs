@@ -20,7 +20,7 @@ use crate::lobby::Refusal;
 use crate::rating::Rating;
 use crate::state::{App, Conn, Frame, Out, lock};
 use cannonade_banqi::DealSeed;
-use cannonade_engine::{Clock as EngineClock, Level, Limits};
+use cannonade_engine::{Clock as EngineClock, Level, Limits, Pacing};
 use cannonade_games::AnyGame;
 use cannonade_store::{ChatRow, EventRow, Finish, GameRow, ProposalRow, RatingRow, StoreError};
 use cannonade_wire::{
@@ -1066,13 +1066,42 @@ impl Shell {
         }
         let limits =
             Limits { depth: None, nodes: Some(config.ai_max_nodes), time: Some(time), soft_time };
+        let pause = config.ai_pacing.then(|| {
+            Pacing {
+                level,
+                legal_moves: record.position().legal_moves().len(),
+                own_moves: self.room.moves().iter().filter(|m| m.seat == side.into()).count()
+                    as u32,
+                clock: own.map(|left| (left, self.room.setup().tc.increment_ms)),
+                seed: game_ply_seed(self.room.id(), ply),
+            }
+            .pause()
+        });
         let engines = self.app.engines.clone();
         let game = self.room.id().to_string();
+        let started = Instant::now();
         tokio::spawn(async move {
-            let best = engines.best_move(&game, level, record, limits, stop).await;
+            let best = engines.best_move(&game, level, record, limits, stop.clone()).await;
+            // A person's pause, search included; a takeback or the end stops it.
+            if let Some(pause) = pause {
+                let until = started + pause;
+                while Instant::now() < until && !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    sleep_until(until.min(Instant::now() + PAUSE_CHECK)).await;
+                }
+            }
             let _ = tx.send(Cmd::Ai { ply, mv: best }).await;
         });
     }
+}
+
+/// How often a paused engine answer looks whether it was called off.
+const PAUSE_CHECK: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// A seed for the engine's pause at `ply` of game `id`: varied, and the same on a replay.
+fn game_ply_seed(id: &str, ply: u32) -> u64 {
+    id.bytes()
+        .chain(ply.to_le_bytes())
+        .fold(0xCBF2_9CE4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3))
 }
 
 /// Sleeps until `at`, or forever.

@@ -25,6 +25,7 @@ pub fn config() -> Config {
         grace: Duration::from_millis(300),
         ai_max_nodes: 20_000,
         ai_max_time: Duration::from_millis(300),
+        ai_pacing: false,
         ..Config::default()
     }
 }

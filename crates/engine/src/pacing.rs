@@ -1,0 +1,121 @@
+//! How long the engine takes to answer a person: a natural pause, not the 7–11 ms a search
+//! at a low level takes (engine-strength issue, item 5). Stronger levels think longer, busy
+//! positions longer than quiet ones, an only move and the opening come quickly, and a low
+//! clock is never spent on show.
+
+use crate::Level;
+use std::time::Duration;
+
+/// What the pause depends on.
+#[derive(Clone, Copy, Debug)]
+pub struct Pacing {
+    /// The engine's level.
+    pub level: Level,
+    /// Legal moves in the position answered (a Banqi flip counts as one).
+    pub legal_moves: usize,
+    /// Moves the engine has played in this game so far.
+    pub own_moves: u32,
+    /// The engine's time left and increment, in milliseconds; `None` in an untimed game.
+    pub clock: Option<(u64, u64)>,
+    /// Varies the pause from move to move (the game's id and ply hashed, say): the same
+    /// inputs always give the same pause, so the server's tests are repeatable.
+    pub seed: u64,
+}
+
+/// The longest pause, whatever the level and position.
+pub const MAX_PAUSE: Duration = Duration::from_millis(4_000);
+
+/// Below this much time left the engine answers at once.
+pub const LOW_CLOCK_MS: u64 = 30_000;
+
+impl Pacing {
+    /// The time from the opponent's move to the engine's answer (search included: a search
+    /// that took longer is not paused further).
+    pub fn pause(&self) -> Duration {
+        if let Some((left, _)) = self.clock
+            && left < LOW_CLOCK_MS
+        {
+            return Duration::ZERO;
+        }
+        // 0.7 s at level 1 to 2.0 s at level 10 for a position of 20 to 40 moves.
+        let base = 560.0 + 145.0 * f64::from(self.level.number());
+        let busy = match self.legal_moves {
+            0 | 1 => 0.3,
+            n => (n as f64 / 30.0).clamp(0.6, 1.6),
+        };
+        let opening = if self.own_moves < 4 { 0.5 } else { 1.0 };
+        // ±30 %, from the seed.
+        let jitter = 0.7 + 0.6 * unit(self.seed);
+        let mut ms = base * busy * opening * jitter;
+        if let Some((left, increment)) = self.clock {
+            // A person keeps most of a clock: at most 3 % of it and half the increment.
+            ms = ms.min(left as f64 * 0.03 + increment as f64 * 0.5);
+        }
+        Duration::from_millis(ms as u64).min(MAX_PAUSE)
+    }
+}
+
+/// A number in [0, 1) from `seed` (splitmix64's finaliser).
+fn unit(seed: u64) -> f64 {
+    let mut x = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^= x >> 31;
+    (x >> 11) as f64 / (1u64 << 53) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pacing(level: u8, legal_moves: usize, own_moves: u32, clock: Option<(u64, u64)>) -> Pacing {
+        Pacing { level: Level::new(level).unwrap(), legal_moves, own_moves, clock, seed: 7 }
+    }
+
+    /// A natural pause: well above a search's few milliseconds, below [`MAX_PAUSE`].
+    #[test]
+    fn every_level_pauses_like_a_person() {
+        for level in 1..=10 {
+            for seed in 0..200 {
+                let p = Pacing { seed, ..pacing(level, 35, 10, None) }.pause();
+                assert!(p >= Duration::from_millis(300) && p <= MAX_PAUSE, "{level} {seed}: {p:?}");
+            }
+        }
+    }
+
+    /// Same seed, same position: a stronger level never answers sooner; a busier position
+    /// never sooner than a quieter one; an only move and the opening come quickly.
+    #[test]
+    fn stronger_levels_and_busier_positions_take_longer() {
+        for level in 1..10 {
+            assert!(pacing(level, 30, 10, None).pause() <= pacing(level + 1, 30, 10, None).pause());
+        }
+        for n in [2, 10, 20, 30, 45] {
+            assert!(pacing(5, n, 10, None).pause() <= pacing(5, n + 5, 10, None).pause(), "{n}");
+        }
+        assert!(pacing(10, 1, 10, None).pause() < pacing(1, 30, 10, None).pause());
+        assert!(pacing(5, 30, 1, None).pause() < pacing(5, 30, 10, None).pause());
+    }
+
+    /// Never when the clock is low, and never a large share of the clock.
+    #[test]
+    fn a_low_clock_is_not_spent_on_show() {
+        assert_eq!(pacing(10, 40, 20, Some((LOW_CLOCK_MS - 1, 0))).pause(), Duration::ZERO);
+        for left in [LOW_CLOCK_MS, 45_000, 60_000, 180_000] {
+            let p = pacing(10, 40, 20, Some((left, 0))).pause();
+            assert!(p.as_millis() as u64 <= left * 3 / 100, "{left}: {p:?}");
+        }
+        // An increment pays for a pause.
+        let bare = pacing(8, 40, 20, Some((40_000, 0))).pause();
+        assert!(pacing(8, 40, 20, Some((40_000, 2_000))).pause() > bare);
+    }
+
+    /// The pause varies from move to move, and the same move gets the same pause.
+    #[test]
+    fn the_seed_varies_the_pause_repeatably() {
+        let pauses: std::collections::HashSet<Duration> =
+            (0..50).map(|seed| Pacing { seed, ..pacing(5, 30, 10, None) }.pause()).collect();
+        assert!(pauses.len() > 25, "{}", pauses.len());
+        assert_eq!(pacing(5, 30, 10, None).pause(), pacing(5, 30, 10, None).pause());
+    }
+}
