@@ -55,13 +55,10 @@ impl Pacing {
     }
 }
 
-/// A number in [0, 1) from `seed` (splitmix64's finaliser).
+/// A number in [0, 1) from `seed`.
 fn unit(seed: u64) -> f64 {
-    let mut x = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^= x >> 31;
-    (x >> 11) as f64 / (1u64 << 53) as f64
+    (crate::search::mix(seed.wrapping_add(0x9E37_79B9_7F4A_7C15)) >> 11) as f64
+        / (1u64 << 53) as f64
 }
 
 #[cfg(test)]

@@ -168,7 +168,7 @@ pub fn repetition_at_root<G: Evaluate>(history: &[G]) -> Option<Outcome> {
 }
 
 /// A 64-bit mix (splitmix64's finaliser), for evaluation noise.
-fn mix(mut x: u64) -> u64 {
+pub(crate) fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     x ^ (x >> 31)
