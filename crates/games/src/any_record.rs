@@ -70,7 +70,13 @@ fn played<G: Game>(r: &Record<G>) -> Vec<PlayedMove> {
                 let t = p.resolved_move(m, c);
                 (t.clone(), t)
             }
-            _ => (p.recorded_move(m), p.display_move(m)),
+            _ => {
+                let text = p.recorded_move(m);
+                // A record text that names a chance outcome (a dealt Banqi flip) is also
+                // how people read the move.
+                let display = if text == p.move_text(m) { p.display_move(m) } else { text.clone() };
+                (text, display)
+            }
         };
         out.push(PlayedMove { text, display, seat: p.mover() });
     }
