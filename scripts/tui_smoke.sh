@@ -68,15 +68,15 @@ keys Enter
 wait_for "zz9: invalid move"
 check "bad move reported"
 keys s C-u
-type_text "$WORK/game.txt"
+type_text "$WORK/game.pgn"
 keys Enter
 wait_for "Saved 1 moves"
-grep -qx "b2e2" "$WORK/game.txt" || fail "record file lacks the move"
-grep -qx "game xiangqi" "$WORK/game.txt" || fail "record file lacks the game"
+grep -qx "1. C8=5 \*" "$WORK/game.pgn" || fail "record file lacks the move"
+grep -qx '\[Variant "xiangqi"\]' "$WORK/game.pgn" || fail "record file lacks the game"
 check "saved record"
-printf 'game xiangqi\n\nb2e2\nb2e2\n' > "$WORK/bad.txt"
+printf '[Variant "xiangqi"]\n\n1. b2e2\nb2e2 *\n' > "$WORK/bad.pgn"
 keys o C-u
-type_text "$WORK/bad.txt"
+type_text "$WORK/bad.pgn"
 keys Enter
 wait_for "line 4"
 check "bad record reported"
