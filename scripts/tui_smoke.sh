@@ -129,11 +129,11 @@ wait_for "Black to move"
 pkill -TERM -f "^$BIN play xiangqi\$" || fail "no board process to signal"
 wait_for "EXITED 0"
 wait_for "COOKED"
-grep -qx "h2e2" "$WORK/cannonade-xiangqi-interrupted.txt" || fail "the game was not saved on SIGTERM"
+grep -qx "1. C2=5 \*" "$WORK/cannonade-xiangqi-interrupted.pgn" || fail "the game was not saved on SIGTERM"
 check "SIGTERM restores the terminal and saves the game"
 
 # --- Loading from the command line, and a bad game name (no terminal taken over).
-start --load "$WORK/game.txt"
+start --load "$WORK/game.pgn"
 wait_for "Moves (1)"
 check "--load"
 keys q
