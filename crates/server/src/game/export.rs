@@ -31,9 +31,8 @@ pub fn export(record: &AnyRecord, about: &About<'_>) -> String {
     game.set_tag("Black", about.names[1].as_str());
     if !about.tc.untimed() {
         // PGN's `initial+increment` in seconds.
-        let secs = |ms: u64| {
-            if ms % 1000 == 0 { (ms / 1000).to_string() } else { format!("{}", ms as f64 / 1000.0) }
-        };
+        // f64's Display writes 300.0 as `300` and 2500 ms as `2.5`.
+        let secs = |ms: u64| (ms as f64 / 1000.0).to_string();
         game.set_tag(
             "TimeControl",
             format!("{}+{}", secs(about.tc.initial_ms), secs(about.tc.increment_ms)),
