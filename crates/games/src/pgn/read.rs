@@ -97,6 +97,11 @@ pub fn clock(comment: &str) -> Option<u64> {
     Some(ms)
 }
 
+/// Parentheses that do not pair up around a variation, found at `line` in game `game`.
+fn unbalanced(line: usize, game: usize) -> PgnError {
+    PgnError { line, game, kind: PgnErrorKind::Variation }
+}
+
 /// Ends the game being split, keeping it unless nothing was in it.
 fn finish<'a>(game: &mut RawGame<'a>, games: &mut Vec<RawGame<'a>>) {
     let done = std::mem::take(game);
@@ -125,11 +130,7 @@ fn split(text: &str) -> Result<Vec<RawGame<'_>>, PgnError> {
             Token::Tag { name, value } => {
                 if in_moves || depth > 0 {
                     if depth > 0 {
-                        return Err(PgnError {
-                            line: open_line,
-                            game: games.len() + 1,
-                            kind: PgnErrorKind::Variation,
-                        });
+                        return Err(unbalanced(open_line, games.len() + 1));
                     }
                     finish(&mut game, &mut games);
                     game.line = line;
@@ -152,11 +153,7 @@ fn split(text: &str) -> Result<Vec<RawGame<'_>>, PgnError> {
             }
             Token::Close => {
                 if depth == 0 {
-                    return Err(PgnError {
-                        line,
-                        game: games.len() + 1,
-                        kind: PgnErrorKind::Variation,
-                    });
+                    return Err(unbalanced(line, games.len() + 1));
                 }
                 depth -= 1;
             }
@@ -176,11 +173,7 @@ fn split(text: &str) -> Result<Vec<RawGame<'_>>, PgnError> {
         }
     }
     if depth > 0 {
-        return Err(PgnError {
-            line: open_line,
-            game: games.len() + 1,
-            kind: PgnErrorKind::Variation,
-        });
+        return Err(unbalanced(open_line, games.len() + 1));
     }
     finish(&mut game, &mut games);
     Ok(games)
