@@ -235,8 +235,12 @@ fn chess_battle_last_rank_removal_is_chosen_from_a_list() {
     let Mode::Picker { options, .. } = a.mode().clone() else { panic!("no list") };
     assert_eq!(options.len(), 3);
     let s = text(&a);
-    for option in ["e11-e12@a5", "e11-e12@d12", "e11-e12@f12"] {
-        assert!(s.contains(option), "{option} missing:\n{s}");
+    let texts: Vec<&str> = options.iter().map(|&i| a.choices()[i].text.as_str()).collect();
+    assert_eq!(texts, ["e11-e12@a5", "e11-e12@d12", "e11-e12@f12"]);
+    // Each is listed as people read it.
+    for &i in &options {
+        let shown = &a.choices()[i].display;
+        assert!(s.contains(shown.as_str()), "{shown} missing:\n{s}");
     }
     // The highlighted choice marks the piece it removes.
     assert!(s.contains('×'), "{s}");
