@@ -78,15 +78,15 @@ keys Enter
 wait_for "zz9: invalid move"
 check "bad move reported"
 keys s C-u
-type_text "$WORK/game.txt"
+type_text "$WORK/game.pgn"
 keys Enter
 wait_for "Saved 1 moves"
-grep -qx "b2e2" "$WORK/game.txt" || fail "record file lacks the move"
-grep -qx "game xiangqi" "$WORK/game.txt" || fail "record file lacks the game"
+grep -qx "1. C8=5 \*" "$WORK/game.pgn" || fail "record file lacks the move"
+grep -qx '\[Variant "xiangqi"\]' "$WORK/game.pgn" || fail "record file lacks the game"
 check "saved record"
-printf 'game xiangqi\n\nb2e2\nb2e2\n' > "$WORK/bad.txt"
+printf '[Variant "xiangqi"]\n\n1. b2e2\nb2e2 *\n' > "$WORK/bad.pgn"
 keys o C-u
-type_text "$WORK/bad.txt"
+type_text "$WORK/bad.pgn"
 keys Enter
 wait_for "line 4"
 check "bad record reported"
@@ -134,7 +134,7 @@ start_after_h2e2
 pkill -TERM -f "^$BIN play xiangqi\$" || fail "no board process to signal"
 wait_for "EXITED 0"
 wait_for "COOKED"
-grep -qx "h2e2" "$WORK/cannonade-xiangqi-interrupted.txt" || fail "the game was not saved on SIGTERM"
+grep -qx "1. C2=5 \*" "$WORK/cannonade-xiangqi-interrupted.pgn" || fail "the game was not saved on SIGTERM"
 check "SIGTERM restores the terminal and saves the game"
 
 # --- The terminal goes away (its window closed, tmux killed): the board stops and keeps the
@@ -150,11 +150,11 @@ if pgrep -f "^$BIN play xiangqi\$" >/dev/null; then
     pkill -KILL -f "^$BIN play xiangqi\$" || true
     fail "the board kept running after its terminal closed"
 fi
-ls "$WORK"/cannonade-xiangqi-interrupted.* >/dev/null 2>&1 || fail "the game was not kept on hang-up"
+grep -qx "1. C2=5 \*" "$WORK/cannonade-xiangqi-interrupted.pgn" || fail "the game was not kept on hang-up"
 check "a closed terminal stops the board and keeps the game"
 
 # --- Loading from the command line, and a bad game name (no terminal taken over).
-start --load "$WORK/game.txt"
+start --load "$WORK/game.pgn"
 wait_for "Moves (1)"
 check "--load"
 keys q

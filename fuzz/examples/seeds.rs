@@ -7,7 +7,7 @@ use cannonade_banqi::{DealSeed, DealTag, FullPosition, GameRecord, Position as B
 use cannonade_core::testkit::Conformance;
 use cannonade_core::{MoveBuf, Rules};
 use cannonade_fuzz::{perft, read_position, seed_positions, seed_texts};
-use cannonade_games::{AnyGame, AnyRecord, GameKind};
+use cannonade_games::{AnyGame, AnyRecord, GameKind, pgn};
 use std::fs;
 use std::path::Path;
 
@@ -235,7 +235,7 @@ fn main() {
     for (k, kind) in GameKind::ALL.into_iter().enumerate() {
         for plies in [0, 12, 60] {
             let record = random_record(kind, plies, &mut rng);
-            records.push(cannonade_tui::record_file::write_record(&record).into_bytes());
+            records.push(pgn::write_game(&pgn::PgnGame::new(record.clone())).into_bytes());
             let pos = record.position();
             let mv = pos.legal_moves().first().map(|&m| pos.move_text(m)).unwrap_or_default();
             let mut input = vec![k as u8];
@@ -245,6 +245,6 @@ fn main() {
     }
     games.push(b"\x01cannon=step,chain_capture=on\n".to_vec());
     games.push(b"\x03format=fullforce\n".to_vec());
-    write("record_file", records);
+    write("pgn", records);
     write("games_text", games);
 }

@@ -4,6 +4,7 @@ mod bench;
 mod loadtest;
 mod match_runner;
 mod perft;
+mod pgn;
 mod play;
 mod selfplay;
 mod serve;
@@ -39,6 +40,8 @@ enum Command {
     Match(match_runner::Args),
     /// Speaks the UCI engine protocol on standard input and output (UCI_Variant picks the game).
     Uci,
+    /// Checks, converts and replays PGN files of any game (docs/record-format.md).
+    Pgn(pgn::Args),
     /// Checks a finished Banqi game record: every flip must follow from the revealed seed.
     Verify(verify::Args),
     /// Plays a game on the terminal board: hot-seat, or against the engine with --ai.
@@ -59,6 +62,7 @@ fn main() -> Result<()> {
         Command::Match(args) => match_runner::run(args),
         Command::Uci => uci::run(),
         Command::Verify(args) => verify::run(args),
+        Command::Pgn(args) => pgn::run(args),
         Command::Play(args) => play::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Loadtest(args) => loadtest::run(args),

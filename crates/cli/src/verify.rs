@@ -1,7 +1,9 @@
-//! `cannonade verify <record>`: replays a finished Banqi record against its revealed seed.
+//! `cannonade verify <record>`: replays a finished Banqi game's PGN record against its
+//! revealed seed (records in the earlier Banqi format of rules §9.5 are still read).
 
 use anyhow::{Context, Result, bail};
 use cannonade_banqi::GameRecord;
+use cannonade_games::pgn::read_game;
 use std::path::PathBuf;
 
 /// Arguments of `cannonade verify`.
@@ -19,13 +21,18 @@ pub fn run(args: Args) -> Result<()> {
         std::fs::read_to_string(&args.record)
             .with_context(|| format!("reading {}", args.record.display()))?
     };
-    let record = GameRecord::parse(&text).context("the record is not a valid Banqi game record")?;
-    match record.verify() {
-        Ok(_) => {
-            println!(
-                "verified: every flip of the {} moves follows from the seed",
-                record.moves.len()
-            );
+    let checked = match read_game(&text) {
+        Ok(game) => game.verify_deal(),
+        Err(pgn) => match GameRecord::parse(&text) {
+            Ok(old) => old.verify().map(|_| old.moves.len()),
+            Err(_) => {
+                return Err(pgn).context("the record is not a valid PGN game record");
+            }
+        },
+    };
+    match checked {
+        Ok(moves) => {
+            println!("verified: every flip of the {moves} moves follows from the seed");
             Ok(())
         }
         Err(e) => bail!("NOT verified: {e}"),
@@ -35,30 +42,32 @@ pub fn run(args: Args) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cannonade_banqi::{DealSeed, DealTag, Position, deal_from_seed};
-    use cannonade_core::Rules;
+    use cannonade_banqi::{DealSeed, deal_from_seed};
+    use cannonade_games::pgn::{PgnGame, PgnResult, write_game};
+    use cannonade_games::{AnyGame, AnyRecord, GameKind, GameSpec};
 
-    /// A record of a few plies played from the deal of `seed`, with the commitment and the
-    /// revealed seed.
-    fn record(seed: &DealSeed) -> GameRecord {
-        let start = Position::startpos();
-        let mut full = deal_from_seed(&start, seed);
-        let mut rec = GameRecord::new(start);
+    /// The record the server exports: the public start, a few plies with each flip's piece,
+    /// the commitment and the revealed seed.
+    fn record(seed: &DealSeed) -> PgnGame {
+        let dealt =
+            AnyGame::BanqiDealt(deal_from_seed(&cannonade_banqi::Position::startpos(), seed));
+        let mut full = AnyRecord::new(dealt);
+        let mut public = AnyRecord::from_spec(&GameSpec::standard(GameKind::Banqi));
         for _ in 0..12 {
-            let mut buf = cannonade_core::MoveBuf::new();
-            full.legal_moves(&mut buf);
-            let Some(&mv) = buf.first() else { break };
-            rec.moves.push(full.recorded_move(mv));
-            full.play(mv);
+            let Some(&mv) = full.position().legal_moves().first() else { break };
+            full.play(mv).unwrap();
+            public.play_text(full.moves_text().last().unwrap()).unwrap();
         }
-        rec.deal = Some(DealTag::Commit(seed.commitment()));
-        rec.seed = Some(seed.clone());
-        rec
+        let mut game = PgnGame::new(public);
+        game.deal = Some(seed.commitment().to_string());
+        game.seed = Some(seed.to_hex());
+        game.result = PgnResult::Draw;
+        game
     }
 
     fn verify_text(text: &str) -> Result<()> {
         let path =
-            std::env::temp_dir().join(format!("cannonade-verify-{}.txt", std::process::id()));
+            std::env::temp_dir().join(format!("cannonade-verify-{}.pgn", std::process::id()));
         std::fs::write(&path, text)?;
         let result = run(Args { record: path.clone() });
         let _ = std::fs::remove_file(&path);
@@ -68,7 +77,7 @@ mod tests {
     #[test]
     fn a_record_whose_flips_follow_the_seed_verifies() {
         let seed = DealSeed::from_bytes([7; 32]);
-        assert!(verify_text(&record(&seed).to_string()).is_ok());
+        assert!(verify_text(&write_game(&record(&seed))).is_ok());
     }
 
     #[test]
@@ -76,15 +85,16 @@ mod tests {
         let seed = DealSeed::from_bytes([7; 32]);
         let mut rec = record(&seed);
         // Another seed does not match the published commitment.
-        rec.seed = Some(DealSeed::from_bytes([8; 32]));
-        assert!(verify_text(&rec.to_string()).is_err());
-        // A record with the right seed and commitment but a different first flip result.
+        rec.seed = Some(DealSeed::from_bytes([8; 32]).to_hex());
+        assert!(verify_text(&write_game(&rec)).is_err());
+        // The right seed and commitment but a different first flip result: the forged
+        // record still replays (both pieces are possible) but not from this seed.
         let good = record(&seed);
-        let text = good.to_string();
-        let first = &good.moves[0];
+        let text = write_game(&good);
+        let first = good.record.moves_text()[0].clone();
         let (square, letter) = first.split_once('=').expect("the first move is a flip");
         let other = if letter == "p" { "P" } else { "p" };
-        let forged = text.replacen(first.as_str(), &format!("{square}={other}"), 1);
+        let forged = text.replacen(&format!(" {first}"), &format!(" {square}={other}"), 1);
         assert_ne!(forged, text);
         assert!(verify_text(&forged).is_err());
         assert!(verify_text("not a record").is_err());

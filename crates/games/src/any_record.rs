@@ -73,7 +73,14 @@ fn played<G: Game>(r: &Record<G>) -> Vec<PlayedMove> {
                 let t = p.resolved_move(m, c);
                 (t.clone(), t, true)
             }
-            _ => (p.recorded_move(m), p.display_move(m), false),
+            _ => {
+                let text = p.recorded_move(m);
+                // A record text that names a chance outcome (a dealt Banqi flip) is also
+                // how people read the move, and it revealed what it names.
+                let plain = text == p.move_text(m);
+                let display = if plain { p.display_move(m) } else { text.clone() };
+                (text, display, !plain)
+            }
         };
         out.push(PlayedMove { text, display, seat: p.mover(), revealed });
     }

@@ -22,6 +22,7 @@ mod any_game;
 mod any_record;
 mod error;
 mod kind;
+pub mod pgn;
 pub mod registry;
 pub mod spec;
 

@@ -4,9 +4,7 @@
 
 mod common;
 
-use cannonade_banqi::{
-    AnyPosition, Commitment, DealSeed, GameRecord, Options, Position, deal_from_seed,
-};
+use cannonade_banqi::{AnyPosition, Commitment, DealSeed, Options, Position, deal_from_seed};
 use cannonade_games::GameKind;
 use cannonade_wire::{ClientMsg, GameEvent, LegalMove, ServerMsg};
 use common::{Client, config, pair, server, tc};
@@ -126,9 +124,9 @@ async fn players_receive_no_hidden_identity_and_no_proposal() {
     assert_eq!(res.status(), 200);
     let text =
         String::from_utf8(res.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
-    let record = GameRecord::parse(&text).unwrap();
-    record.verify().expect("every flip follows from the seed");
-    assert!(record.moves.iter().any(|m| m.contains('=')), "the game had flips");
+    let record = cannonade_games::pgn::read_game(&text).unwrap();
+    record.verify_deal().expect("every flip follows from the seed");
+    assert!(record.record.moves_text().iter().any(|m| m.contains('=')), "the game had flips");
 }
 
 /// Every `fen` string anywhere in a message.

@@ -2,13 +2,13 @@
 //! terminal: [`crate::draw`] renders an `App`, [`crate::terminal`] feeds it keys, and tests
 //! do both with ratatui's `TestBackend`.
 
+use crate::board_shape::{BoardShape, Cell};
 use crate::board_view::{BoardView, Occupant};
 use crate::engine_job::{EngineJob, Poll};
-use crate::geometry::{Cell, Geometry};
 use crate::level::{engine_level, think_limits};
 use crate::move_choice::{MoveChoice, choices};
-use crate::record_file::{MAX_RECORD_BYTES, read_record, write_record};
 use cannonade_core::{Next, Outcome, Side};
+use cannonade_games::pgn::{MAX_PGN_BYTES, PgnGame, read_game, write_game};
 use cannonade_games::{AnyGame, AnyMove, AnyRecord, GameError, GameKind};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::path::Path;
@@ -69,7 +69,7 @@ pub struct Message {
 /// The terminal board.
 pub struct App {
     pub(crate) record: AnyRecord,
-    pub(crate) geometry: Geometry,
+    pub(crate) geometry: BoardShape,
     pub(crate) view: Result<BoardView, String>,
     pub(crate) choices: Vec<MoveChoice>,
     pub(crate) history: Vec<String>,
@@ -111,8 +111,8 @@ fn seat_index(side: Side) -> usize {
 impl App {
     /// A board for a record (a fresh game or a loaded one) with who plays each seat.
     pub fn new(record: AnyRecord, seats: [Seat; 2]) -> App {
-        let geometry = Geometry::of(&record.position());
-        let save_path = format!("cannonade-{}.txt", record.kind().name());
+        let geometry = BoardShape::of(record.kind());
+        let save_path = format!("cannonade-{}.pgn", record.kind().name());
         let mut app = App {
             cursor: Cell { file: geometry.files / 2, rank: 0 },
             geometry,
@@ -166,7 +166,7 @@ impl App {
     }
 
     /// The board's geometry.
-    pub fn geometry(&self) -> &Geometry {
+    pub fn geometry(&self) -> &BoardShape {
         &self.geometry
     }
 
@@ -187,11 +187,11 @@ impl App {
     }
 
     /// The board is being stopped from outside (a signal): keeps the game by saving it beside
-    /// the save path as `…-interrupted.txt`, never over a file the player chose.
+    /// the save path as `…-interrupted.pgn`, never over a file the player chose.
     pub fn interrupt(&mut self) {
         self.engine = None;
         let path = interrupted_path(&self.save_path);
-        let result = write_atomically(&path, &write_record(&self.record))
+        let result = write_atomically(&path, &record_text(&self.record))
             .map(|()| path.clone())
             .map_err(|e| format!("could not save the game to {path}: {e}"));
         self.interrupted = Some(result);
@@ -226,14 +226,14 @@ impl App {
     /// A seat's name: `Red`, `Black`, …; Banqi seats get their colour once the first flip
     /// has decided it.
     pub fn seat_name(&self, side: Side) -> String {
-        let base = self.geometry.seat_names[seat_index(side)];
+        let base = self.geometry.seat_names[seat_index(side)].clone();
         if let AnyGame::Banqi(p) = self.record.position().public() {
             return match p.colour_of(side) {
                 Some(c) => format!("{base} ({})", c.name()),
-                None => base.to_string(),
+                None => base,
             };
         }
-        base.to_string()
+        base
     }
 
     /// Who plays a seat, as shown: `you`, `engine level 3`.
@@ -264,7 +264,7 @@ impl App {
     /// Recomputes everything drawn from the record.
     fn refresh(&mut self) {
         let position = self.record.position();
-        self.geometry = Geometry::of(&position);
+        self.geometry = BoardShape::of(position.kind());
         self.view = BoardView::of(&position, &self.geometry).map_err(|e| e.to_string());
         self.choices = match self.next() {
             Next::Player(_) => choices(&position, &self.geometry),
@@ -614,7 +614,7 @@ impl App {
 
     fn save(&mut self, path: &str) {
         self.save_path = path.to_string();
-        match write_atomically(path, &write_record(&self.record)) {
+        match write_atomically(path, &record_text(&self.record)) {
             Ok(()) => self.say(format!("Saved {} moves to {path}.", self.history.len()), false),
             Err(e) => self.say(format!("Could not save to {path}: {e}"), true),
         }
@@ -749,11 +749,21 @@ fn engine_note(seat: &str, depth: u32, score: i32) -> String {
 pub fn load_record(path: &Path) -> Result<AnyRecord, String> {
     let shown = path.display();
     let size = std::fs::metadata(path).map_err(|e| format!("Cannot read {shown}: {e}"))?.len();
-    if size > MAX_RECORD_BYTES as u64 {
+    if size > MAX_PGN_BYTES as u64 {
         return Err(format!("{shown} is {size} bytes: not a game record"));
     }
     let text = std::fs::read_to_string(path).map_err(|e| format!("Cannot read {shown}: {e}"))?;
-    read_record(&text).map_err(|e| format!("{shown} is not a valid record: {e}"))
+    read_game(&text)
+        .map(|game| game.record)
+        .map_err(|e| format!("{shown} is not a valid record: {e}"))
+}
+
+/// The record as a PGN file (docs/record-format.md). A Banqi game holding its deal writes
+/// its full start position, so loading it brings back the same deal.
+pub fn record_text(record: &AnyRecord) -> String {
+    let mut game = PgnGame::new(record.clone());
+    game.set_tag("Event", "Cannonade terminal board");
+    write_game(&game)
 }
 
 /// A random number for chance events of games loaded without their deal (std's per-process
@@ -774,10 +784,10 @@ fn write_atomically(path: &str, text: &str) -> std::io::Result<()> {
     result
 }
 
-/// `game.txt` → `game-interrupted.txt`; other names get the suffix appended.
+/// `game.pgn` → `game-interrupted.pgn`; other names get the suffix appended.
 fn interrupted_path(save_path: &str) -> String {
-    match save_path.strip_suffix(".txt") {
-        Some(stem) => format!("{stem}-interrupted.txt"),
-        None => format!("{save_path}-interrupted.txt"),
+    match save_path.strip_suffix(".pgn") {
+        Some(stem) => format!("{stem}-interrupted.pgn"),
+        None => format!("{save_path}-interrupted.pgn"),
     }
 }

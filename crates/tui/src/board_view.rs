@@ -1,14 +1,12 @@
-//! What stands on each square, read from the placement field of the position text that
-//! [`AnyGame::fen`] writes. Only the public position is ever read here, so nothing hidden can
-//! be drawn.
+//! What stands on each square, from the position's placement (`Game::placement`: square
+//! names and unit texts, as the browser gets them). Only the public position is ever read
+//! here, so nothing hidden can be drawn.
 //!
-//! The placement is the common shape of all four games' notations: ranks from the far edge
-//! down, separated by `/`; each rank lists its existing squares left to right; a run of empty
-//! squares is a decimal number; a piece is a letter, upper case for the first colour; `+`
-//! before a letter marks a Commander Chess hero, `( … )` a Commander Chess stack (carrier
-//! first); `X`/`x` is a face-down Banqi piece.
+//! A unit text is a piece letter (upper case for the first colour), `+` before a Commander
+//! Chess hero, `( … )` around a Commander Chess stack (carrier first), or `X`/`x` for a
+//! face-down Banqi piece.
 
-use crate::geometry::{Cell, Geometry};
+use crate::board_shape::{BoardShape, Cell};
 use cannonade_games::AnyGame;
 use std::collections::HashMap;
 
@@ -68,91 +66,24 @@ pub struct BoardView {
 
 impl BoardView {
     /// Reads the public view of a position.
-    pub fn of(game: &AnyGame, geometry: &Geometry) -> Result<BoardView, ViewError> {
-        BoardView::read(&game.public().fen(), geometry)
+    pub fn of(game: &AnyGame, shape: &BoardShape) -> Result<BoardView, ViewError> {
+        BoardView::read(&game.public().placement(), shape)
     }
 
-    /// Reads the placement field (the text up to the first space) of a position string.
-    pub fn read(fen: &str, geometry: &Geometry) -> Result<BoardView, ViewError> {
-        let placement = fen.split(' ').next().unwrap_or("");
-        let rows: Vec<&str> = placement.split('/').collect();
-        if rows.len() != geometry.ranks as usize {
-            return Err(ViewError(format!(
-                "{} ranks in the placement, the board has {}",
-                rows.len(),
-                geometry.ranks
-            )));
-        }
+    /// Places units given as `(square, unit text)` on the board.
+    pub fn read(
+        placement: &[(String, String)],
+        shape: &BoardShape,
+    ) -> Result<BoardView, ViewError> {
         let mut occupants = HashMap::new();
-        for (row, text) in rows.iter().enumerate() {
-            let rank = geometry.ranks - 1 - row as u8;
-            let squares: Vec<Cell> = (0..geometry.files)
-                .map(|file| Cell { file, rank })
-                .filter(|c| geometry.exists(*c))
-                .collect();
-            let mut next = 0usize;
-            let mut place = |occupant: Option<Occupant>, next: &mut usize| match squares.get(*next)
-            {
-                Some(cell) => {
-                    if let Some(o) = occupant {
-                        occupants.insert(*cell, o);
-                    }
-                    *next += 1;
-                    Ok(())
-                }
-                None => Err(ViewError(format!("rank {} is too long", rank + 1))),
-            };
-            let mut chars = text.chars().peekable();
-            while let Some(c) = chars.next() {
-                if let Some(d) = c.to_digit(10) {
-                    let mut run = d as usize;
-                    while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
-                        run = run * 10 + d as usize;
-                        chars.next();
-                        if run > 64 {
-                            return Err(ViewError(format!("run too long in rank {}", rank + 1)));
-                        }
-                    }
-                    for _ in 0..run {
-                        place(None, &mut next)?;
-                    }
-                } else if c == 'X' || c == 'x' {
-                    place(Some(Occupant::FaceDown), &mut next)?;
-                } else if c == '(' {
-                    let mut pieces = Vec::new();
-                    let mut hero = false;
-                    loop {
-                        match chars.next() {
-                            Some(')') => break,
-                            Some('+') => hero = true,
-                            Some(l) if l.is_ascii_alphabetic() => {
-                                pieces.push(Piece { letter: l, hero });
-                                hero = false;
-                            }
-                            _ => return Err(ViewError(format!("bad stack in rank {}", rank + 1))),
-                        }
-                    }
-                    if pieces.is_empty() {
-                        return Err(ViewError(format!("empty stack in rank {}", rank + 1)));
-                    }
-                    place(Some(Occupant::Unit(pieces)), &mut next)?;
-                } else if c == '+' {
-                    match chars.next() {
-                        Some(l) if l.is_ascii_alphabetic() => place(
-                            Some(Occupant::Unit(vec![Piece { letter: l, hero: true }])),
-                            &mut next,
-                        )?,
-                        _ => return Err(ViewError(format!("bad hero in rank {}", rank + 1))),
-                    }
-                } else if c.is_ascii_alphabetic() {
-                    place(Some(Occupant::Unit(vec![Piece { letter: c, hero: false }])), &mut next)?;
-                } else {
-                    return Err(ViewError(format!("unexpected {c:?} in rank {}", rank + 1)));
-                }
-            }
-            if next != squares.len() {
-                return Err(ViewError(format!("rank {} is too short", rank + 1)));
-            }
+        for (square, unit) in placement {
+            let cell = shape
+                .parse(square)
+                .ok_or_else(|| ViewError(format!("no square {square:?} on this board")))?;
+            occupants.insert(
+                cell,
+                occupant(unit).ok_or_else(|| ViewError(format!("unit {unit:?} on {square}")))?,
+            );
         }
         Ok(BoardView { occupants })
     }
@@ -161,6 +92,32 @@ impl BoardView {
     pub fn at(&self, cell: Cell) -> Option<&Occupant> {
         self.occupants.get(&cell)
     }
+}
+
+/// Reads a unit text; `None` when it is not one.
+fn occupant(text: &str) -> Option<Occupant> {
+    if text == "X" || text == "x" {
+        return Some(Occupant::FaceDown);
+    }
+    let inner = match text.strip_prefix('(') {
+        Some(rest) => rest.strip_suffix(')')?,
+        None => text,
+    };
+    let mut pieces = Vec::new();
+    let mut hero = false;
+    for c in inner.chars() {
+        match c {
+            '+' if !hero => hero = true,
+            l if l.is_ascii_alphabetic() => {
+                pieces.push(Piece { letter: l, hero });
+                hero = false;
+            }
+            _ => return None,
+        }
+    }
+    let single = inner.len() == text.len();
+    (!pieces.is_empty() && !hero && (!single || pieces.len() == 1))
+        .then_some(Occupant::Unit(pieces))
 }
 
 /// The name of a piece as drawn: a Chinese character for Xiangqi and Banqi (two columns
@@ -193,26 +150,25 @@ mod tests {
     use super::*;
     use cannonade_games::GameKind;
 
+    fn view(kind: GameKind) -> (BoardShape, BoardView) {
+        let shape = BoardShape::of(kind);
+        let view = BoardView::of(&AnyGame::start(kind).unwrap(), &shape).unwrap();
+        (shape, view)
+    }
+
     #[test]
-    fn every_available_start_reads_onto_its_board() {
+    fn every_start_reads_onto_its_board() {
         for kind in GameKind::available_games() {
             let game = AnyGame::start(kind).unwrap();
-            let g = Geometry::of(&game);
-            let view = BoardView::of(&game, &g).unwrap();
-            assert!(g.cells().any(|c| view.at(c).is_some()), "{kind}: no piece drawn");
-            assert_eq!(
-                view.occupants.len(),
-                g.cells().filter(|c| view.at(*c).is_some()).count(),
-                "{kind}: a piece on a missing square"
-            );
+            let (shape, view) = view(kind);
+            assert_eq!(view.occupants.len(), game.placement().len(), "{kind}");
+            assert!(shape.cells().any(|c| view.at(c).is_some()), "{kind}: no piece drawn");
         }
     }
 
     #[test]
     fn xiangqi_start_has_the_generals_on_the_e_file() {
-        let game = AnyGame::start(GameKind::Xiangqi).unwrap();
-        let g = Geometry::of(&game);
-        let view = BoardView::of(&game, &g).unwrap();
+        let (g, view) = view(GameKind::Xiangqi);
         let at = |n: &str| view.at(g.parse(n).unwrap()).cloned();
         assert_eq!(at("e0"), Some(Occupant::Unit(vec![Piece { letter: 'K', hero: false }])));
         assert_eq!(at("e9"), Some(Occupant::Unit(vec![Piece { letter: 'k', hero: false }])));
@@ -220,53 +176,29 @@ mod tests {
     }
 
     #[test]
-    fn chess_battle_short_ranks_start_at_file_c() {
-        let game = AnyGame::start(GameKind::ChessBattle).unwrap();
-        let g = Geometry::of(&game);
-        let view = BoardView::of(&game, &g).unwrap();
-        // GCMBHMCG on rank 1, c to j: the headquarter on g1.
-        let hq = view.at(g.parse("g1").unwrap()).unwrap();
-        assert_eq!(hq, &Occupant::Unit(vec![Piece { letter: 'H', hero: false }]));
+    fn banqi_start_is_all_face_down_and_commander_has_both_commanders() {
+        let (g, banqi) = view(GameKind::Banqi);
+        assert!(g.cells().all(|c| banqi.at(c) == Some(&Occupant::FaceDown)));
+        let (g, commander) = view(GameKind::Commander);
+        let at = |n: &str| commander.at(g.parse(n).unwrap()).and_then(|o| o.first_colour());
+        assert_eq!((at("g1"), at("g12")), (Some(true), Some(false)));
     }
 
     #[test]
-    fn banqi_start_is_all_face_down() {
-        let game = AnyGame::start(GameKind::Banqi).unwrap();
-        let g = Geometry::of(&game);
-        let view = BoardView::of(&game, &g).unwrap();
-        assert!(g.cells().all(|c| view.at(c) == Some(&Occupant::FaceDown)));
-    }
-
-    #[test]
-    fn stacks_and_heroes_are_read() {
-        let g = Geometry::of(&AnyGame::start(GameKind::Banqi).unwrap());
-        let view = BoardView::read("(NF+T)7/8/+c7/8 r - 0 1", &g).unwrap();
-        let stack = view.at(Cell { file: 0, rank: 3 }).unwrap();
-        let letters: Vec<(char, bool)> = match stack {
+    fn stacks_and_heroes_are_read_and_junk_is_refused() {
+        let stack = occupant("(NF+T)").unwrap();
+        let letters: Vec<(char, bool)> = match &stack {
             Occupant::Unit(p) => p.iter().map(|p| (p.letter, p.hero)).collect(),
             Occupant::FaceDown => Vec::new(),
         };
         assert_eq!(letters, [('N', false), ('F', false), ('T', true)]);
         assert_eq!(stack.first_colour(), Some(true));
-        assert_eq!(view.at(Cell { file: 0, rank: 1 }).and_then(|o| o.first_colour()), Some(false));
-    }
-
-    #[test]
-    fn bad_placements_are_errors_not_panics() {
-        let g = Geometry::of(&AnyGame::start(GameKind::Banqi).unwrap());
-        for bad in [
-            "",
-            "8/8/8",
-            "9/8/8/8",
-            "7/8/8/8",
-            "(/8/8/8",
-            "()7/8/8/8",
-            "+/8/8/8",
-            "99999999999/8/8/8",
-            "%7/8/8/8",
-        ] {
-            assert!(BoardView::read(bad, &g).is_err(), "{bad:?}");
+        assert_eq!(occupant("+c").and_then(|o| o.first_colour()), Some(false));
+        for bad in ["", "(", "()", "+", "NF", "(N", "%", "++T", "(T+)"] {
+            assert_eq!(occupant(bad), None, "{bad:?}");
         }
+        let g = BoardShape::of(GameKind::Banqi);
+        assert!(BoardView::read(&[("z9".into(), "K".into())], &g).is_err());
     }
 
     #[test]

@@ -1,9 +1,9 @@
-//! Rendering an [`App`] into a ratatui frame: the board from its [`Geometry`], the side panel
+//! Rendering an [`App`] into a ratatui frame: the board from its [`BoardShape`], the side panel
 //! (players, move list), the status lines, and the pop-ups (move picker, help).
 
 use crate::app::{App, Mode, Purpose, Seat};
+use crate::board_shape::{BoardShape, Cell, Gap, Palette, Terrain};
 use crate::board_view::{Occupant, piece_label};
-use crate::geometry::{Cell, Gap, Geometry, Palette, Terrain};
 use cannonade_core::{Next, Side};
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
@@ -27,7 +27,7 @@ const CELL_SIZES: [(u16, u16); 8] =
 
 const SPINNER: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
-fn ground(g: &Geometry, cell: Cell) -> Color {
+fn ground(g: &BoardShape, cell: Cell) -> Color {
     match g.terrain(cell) {
         Terrain::Palace => Color::Indexed(216),
         Terrain::Water => Color::Indexed(74),
@@ -46,7 +46,7 @@ fn ground(g: &Geometry, cell: Cell) -> Color {
 }
 
 /// The colours of a piece token: the first colour red, the other by the game's palette.
-fn token_style(g: &Geometry, first_colour: Option<bool>) -> Style {
+fn token_style(g: &BoardShape, first_colour: Option<bool>) -> Style {
     let (fg, bg) = match (first_colour, g.palette) {
         (None, _) => (Color::Indexed(223), Color::Indexed(94)),
         (Some(true), _) => (Color::Indexed(231), Color::Indexed(160)),
@@ -131,7 +131,7 @@ fn marks(app: &App) -> Marks {
 }
 
 /// The junction drawn at an empty point: lines to the neighbours that exist.
-fn junction(g: &Geometry, cell: Cell, flipped: bool) -> (char, bool, bool, bool, bool) {
+fn junction(g: &BoardShape, cell: Cell, flipped: bool) -> (char, bool, bool, bool, bool) {
     let has = |df: i32, dr: i32| {
         let (df, dr) = if flipped { (-df, -dr) } else { (df, dr) };
         let (f, r) = (cell.file as i32 + df, cell.rank as i32 + dr);
@@ -236,7 +236,7 @@ fn draw_board(buf: &mut Buffer, area: Rect, app: &App) {
     let mut y = top;
     for (i, &rank) in screen_ranks.iter().enumerate() {
         let mid = y + ch / 2;
-        let number = (rank as u32 + g.first_rank as u32).to_string();
+        let number = g.rank_label(rank).to_string();
         buf.set_string(left, mid, format!("{number:>2}"), Style::default().fg(Color::Gray));
         for file in 0..g.files {
             let cell = Cell { file, rank };
@@ -337,7 +337,7 @@ fn draw_board(buf: &mut Buffer, area: Rect, app: &App) {
 /// A river between two ranks: water across its files, fords marked, its label in the middle.
 fn draw_gap(
     buf: &mut Buffer,
-    g: &Geometry,
+    g: &BoardShape,
     gap: &Gap,
     x0: u16,
     y: u16,
@@ -397,7 +397,7 @@ fn draw_side(frame: &mut Frame, area: Rect, app: &App) {
     if !options.is_empty() {
         info.push(Line::styled(format!("rules: {options}"), dim));
     }
-    let legend = app.geometry().legend;
+    let legend = app.geometry().legend.clone();
     if !legend.is_empty() {
         info.push(Line::styled(legend, dim));
     }

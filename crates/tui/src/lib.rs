@@ -3,9 +3,10 @@
 //!
 //! [`App`] holds the game and reacts to keys; [`draw()`] renders it with ratatui; [`run`] drives
 //! both in a real terminal. The board knows no rules: legal moves and their texts come from
-//! [`cannonade_games::AnyGame`], what stands where from the position text, and how the board
-//! looks from a per-game [`Geometry`]. Games are saved in the text record format of
-//! [`record_file`] (docs/record-format.md).
+//! [`cannonade_games::AnyGame`], what stands where from `Game::placement`, and how the board looks
+//! from the game's own board description ([`BoardShape`], derived from `cannonade_wire::Geometry`
+//! like the browser's). Games are saved as PGN, the one record format
+//! ([`cannonade_games::pgn`], docs/record-format.md).
 //!
 //! ```
 //! use cannonade_games::{AnyRecord, GameKind};
@@ -21,21 +22,20 @@
 #![forbid(unsafe_code)]
 
 mod app;
+mod board_shape;
 mod board_view;
 mod draw;
 mod engine_job;
-mod geometry;
 mod input_wait;
 mod level;
 mod move_choice;
-pub mod record_file;
 mod terminal;
 
-pub use app::{App, Message, Mode, Purpose, Seat, load_record, local_start};
+pub use app::{App, Message, Mode, Purpose, Seat, load_record, local_start, record_text};
+pub use board_shape::{BoardShape, Cell, Gap, Palette, Terrain};
 pub use board_view::{BoardView, Occupant, Piece, ViewError, piece_label};
 pub use draw::{MIN_HEIGHT, MIN_WIDTH, draw};
 pub use engine_job::{ENGINE_THREAD, EngineJob, Poll};
-pub use geometry::{Cell, Gap, Geometry, Palette, Terrain};
 pub use level::{MAX_LEVEL, MIN_LEVEL, engine_level, think_limits};
 pub use move_choice::{MoveChoice, choices, square_names};
 pub use terminal::{restore_terminal, run};

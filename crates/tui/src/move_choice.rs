@@ -3,7 +3,7 @@
 //! from a list. The rules are the game's: moves come from [`AnyGame::legal_moves`] and their
 //! texts from [`AnyGame::move_text`]; this file only reads square names out of those texts.
 
-use crate::geometry::{Cell, Geometry};
+use crate::board_shape::{BoardShape, Cell};
 use cannonade_games::{AnyGame, AnyMove};
 
 /// A legal move and how it is shown.
@@ -55,7 +55,7 @@ pub fn square_names(text: &str) -> Vec<&str> {
 }
 
 /// Every legal move of a position with its squares.
-pub fn choices(game: &AnyGame, geometry: &Geometry) -> Vec<MoveChoice> {
+pub fn choices(game: &AnyGame, geometry: &BoardShape) -> Vec<MoveChoice> {
     game.legal_moves()
         .into_iter()
         .map(|mv| {
@@ -89,7 +89,7 @@ mod tests {
     fn every_start_move_has_a_piece_square_holding_a_piece() {
         for kind in GameKind::available_games() {
             let game = AnyGame::start(kind).unwrap();
-            let g = Geometry::of(&game);
+            let g = BoardShape::of(game.kind());
             let view = crate::BoardView::of(&game, &g).unwrap();
             let all = choices(&game, &g);
             assert_eq!(all.len() as u64, game.count_legal(), "{kind}");

@@ -235,8 +235,12 @@ fn chess_battle_last_rank_removal_is_chosen_from_a_list() {
     let Mode::Picker { options, .. } = a.mode().clone() else { panic!("no list") };
     assert_eq!(options.len(), 3);
     let s = text(&a);
-    for option in ["e11-e12@a5", "e11-e12@d12", "e11-e12@f12"] {
-        assert!(s.contains(option), "{option} missing:\n{s}");
+    let texts: Vec<&str> = options.iter().map(|&i| a.choices()[i].text.as_str()).collect();
+    assert_eq!(texts, ["e11-e12@a5", "e11-e12@d12", "e11-e12@f12"]);
+    // Each is listed as people read it.
+    for &i in &options {
+        let shown = &a.choices()[i].display;
+        assert!(s.contains(shown.as_str()), "{shown} missing:\n{s}");
     }
     // The highlighted choice marks the piece it removes.
     assert!(s.contains('×'), "{s}");
@@ -373,7 +377,7 @@ fn the_engine_moves_first_when_the_person_takes_the_second_seat() {
 fn save_and_load_round_trip_and_a_bad_record_is_a_message() {
     let dir = std::env::temp_dir().join(format!("cannonade-tui-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("game.txt");
+    let path = dir.join("game.pgn");
     let path_text = path.to_string_lossy().to_string();
     let mut a = app(GameKind::Banqi);
     for _ in 0..3 {
@@ -391,7 +395,7 @@ fn save_and_load_round_trip_and_a_bad_record_is_a_message() {
 
     let mut b = app(GameKind::Xiangqi);
     let bad = dir.join("bad.txt");
-    std::fs::write(&bad, "game banqi\n\nz9-z9\n").unwrap();
+    std::fs::write(&bad, "[Variant \"banqi\"]\n\n1. z9-z9 *\n").unwrap();
     b.load(&bad.to_string_lossy());
     let m = b.message().unwrap();
     assert!(m.error && m.text.contains("line 3"), "{m:?}");
@@ -422,17 +426,17 @@ fn a_stop_signal_saves_the_game_beside_the_save_path_and_quits() {
     let dir = std::env::temp_dir().join(format!("cannonade-tui-stop-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut a = app(GameKind::Xiangqi);
-    a.set_save_path(&dir.join("game.txt").to_string_lossy());
+    a.set_save_path(&dir.join("game.pgn").to_string_lossy());
     a.press(KeyCode::Char(':'));
     a.type_text("h2e2");
     a.press(KeyCode::Enter);
     a.interrupt();
     assert!(a.should_quit());
-    let saved = dir.join("game-interrupted.txt");
+    let saved = dir.join("game-interrupted.pgn");
     assert_eq!(a.interrupted(), Some(&Ok(saved.to_string_lossy().to_string())));
     let text = std::fs::read_to_string(&saved).unwrap();
-    assert!(text.lines().any(|l| l == "h2e2"), "{text}");
-    assert!(!dir.join("game.txt").exists(), "the player's own file is not touched");
+    assert!(text.lines().any(|l| l == "1. C2=5 *"), "{text}");
+    assert!(!dir.join("game.pgn").exists(), "the player's own file is not touched");
 
     // Where nothing can be written the reason comes back instead of a panic.
     let mut b = app(GameKind::Xiangqi);

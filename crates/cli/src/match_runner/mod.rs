@@ -10,6 +10,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use cannonade_banqi::{DealSeed, deal_from_seed};
 use cannonade_core::{Next, Outcome, Side};
 use cannonade_games::GameSpec;
+use cannonade_games::pgn::{PgnGame, PgnResult, write_game};
 use cannonade_games::spec::Format;
 use cannonade_games::{AnyGame, AnyRecord, GameKind};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -65,7 +66,8 @@ pub struct Args {
     /// `--max-plies` stands in for the game timer (decided on points).
     #[arg(long)]
     rules: Option<String>,
-    /// Appends one line per game (players, result, reason, moves) to this file.
+    /// Appends every game to this file as PGN (docs/record-format.md): players, result,
+    /// the referee's reason as the Termination, start and moves.
     #[arg(long)]
     records: Option<PathBuf>,
     /// Stop early on an SPRT verdict: `ELO0,ELO1` (alpha = beta = 0.05).
@@ -149,7 +151,16 @@ pub fn run(args: Args) -> Result<()> {
                         break;
                     }
                     let seed = args.seed ^ (worker as u64) << 32 ^ g as u64;
-                    match play_game(args, kind, specs, &mut players, &openings[(g / 2) % openings.len()], g, control, seed) {
+                    match play_game(
+                        args,
+                        kind,
+                        specs,
+                        &mut players,
+                        &openings[(g / 2) % openings.len()],
+                        g,
+                        control,
+                        seed,
+                    ) {
                         Ok(r) => {
                             let a_score = if r.first_is_a { r.score } else { 1.0 - r.score };
                             let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
@@ -164,9 +175,10 @@ pub fn run(args: Args) -> Result<()> {
                                 specs[0].name, t.wins, t.draws, t.losses
                             ));
                             if let Some(sprt) = sprt
-                                && sprt.verdict(&t) != Verdict::Continue {
-                                    stop.store(true, Ordering::Relaxed);
-                                }
+                                && sprt.verdict(&t) != Verdict::Continue
+                            {
+                                stop.store(true, Ordering::Relaxed);
+                            }
                             drop(t);
                             if let Some(file) = records {
                                 let (first, second) = if r.first_is_a {
@@ -174,18 +186,19 @@ pub fn run(args: Args) -> Result<()> {
                                 } else {
                                     (&specs[1].name, &specs[0].name)
                                 };
-                                let result = match r.score {
-                                    s if s > 0.75 => "1-0",
-                                    s if s < 0.25 => "0-1",
-                                    _ => "1/2-1/2",
+                                let mut game = PgnGame::new(r.record.clone());
+                                game.set_tag("Event", "cannonade match");
+                                game.set_tag("Round", (g + 1).to_string());
+                                game.set_tag("White", first.as_str());
+                                game.set_tag("Black", second.as_str());
+                                // The referee's verdict, adjudications included.
+                                game.result = match r.score {
+                                    s if s > 0.75 => PgnResult::FirstWins,
+                                    s if s < 0.25 => PgnResult::SecondWins,
+                                    _ => PgnResult::Draw,
                                 };
-                                let line = format!(
-                                    "game={} first={first} second={second} result={result} reason={} start={} moves={}\n",
-                                    g + 1,
-                                    r.reason,
-                                    r.record.start().fen(),
-                                    r.record.moves_text().join(" ")
-                                );
+                                game.termination = Some(r.reason.clone());
+                                let line = write_game(&game);
                                 if let Ok(mut f) = file.lock() {
                                     let _ = f.write_all(line.as_bytes());
                                 }
@@ -193,7 +206,10 @@ pub fn run(args: Args) -> Result<()> {
                             bar.inc(1);
                         }
                         Err(e) => {
-                            errors.lock().unwrap_or_else(|e| e.into_inner()).push(format!("game {}: {e:#}", g + 1));
+                            errors
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .push(format!("game {}: {e:#}", g + 1));
                             stop.store(true, Ordering::Relaxed);
                         }
                     }
@@ -464,6 +480,7 @@ fn play_game(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cannonade_games::pgn::read_games;
     use clap::Parser;
 
     #[derive(Parser)]
@@ -482,7 +499,7 @@ mod tests {
     fn built_in_players_finish_every_game_with_a_record() {
         for kind in GameKind::available_games() {
             let path = std::env::temp_dir()
-                .join(format!("cannonade-match-{kind}-{}.txt", std::process::id()));
+                .join(format!("cannonade-match-{kind}-{}.pgn", std::process::id()));
             let _ = std::fs::remove_file(&path);
             let a = args(&format!(
                 "--game {kind} -e cmd=greedy -e cmd=random --games 4 --concurrency 2 --max-plies 200 --records {}",
@@ -491,17 +508,12 @@ mod tests {
             run(a).unwrap_or_else(|e| panic!("{kind}: {e:#}"));
             let text = std::fs::read_to_string(&path).unwrap_or_default();
             let _ = std::fs::remove_file(&path);
-            assert_eq!(text.lines().count(), 4, "{kind}: {text}");
-            for line in text.lines() {
-                assert!(line.contains(" result=") && line.contains(" reason="), "{line}");
-                // Every record replays under our rules.
-                let moves = line.split(" moves=").nth(1).unwrap_or("");
-                let start = line.split(" start=").nth(1).and_then(|s| s.split(" moves=").next());
-                let mut record =
-                    AnyRecord::new(AnyGame::from_fen(kind, start.unwrap_or("")).unwrap());
-                for m in moves.split_whitespace() {
-                    record.play_text(m).unwrap_or_else(|e| panic!("{kind} {m}: {e}"));
-                }
+            // Every record replays under our rules.
+            let games = read_games(&text).unwrap_or_else(|e| panic!("{kind}: {e}\n{text}"));
+            assert_eq!(games.len(), 4, "{kind}: {text}");
+            for game in &games {
+                assert_eq!(game.record.kind(), kind);
+                assert!(game.result != PgnResult::Unknown && game.termination.is_some());
             }
         }
     }
@@ -509,7 +521,7 @@ mod tests {
     #[test]
     fn colours_swap_within_a_pair() {
         let path =
-            std::env::temp_dir().join(format!("cannonade-match-swap-{}.txt", std::process::id()));
+            std::env::temp_dir().join(format!("cannonade-match-swap-{}.pgn", std::process::id()));
         let _ = std::fs::remove_file(&path);
         run(args(&format!(
             "--game chessbattle -e cmd=random,name=A -e cmd=random,name=B --games 2 --max-plies 10 --records {}",
@@ -518,14 +530,16 @@ mod tests {
         .unwrap();
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         let _ = std::fs::remove_file(&path);
-        assert!(text.contains("first=A second=B"), "{text}");
-        assert!(text.contains("first=B second=A"), "{text}");
+        let games = read_games(&text).unwrap();
+        let players: Vec<(&str, &str)> =
+            games.iter().map(|g| (g.tag("White").unwrap(), g.tag("Black").unwrap())).collect();
+        assert_eq!(players, [("A", "B"), ("B", "A")], "{text}");
     }
 
     #[test]
     fn a_scored_format_is_refereed_on_points() {
         let path = std::env::temp_dir()
-            .join(format!("cannonade-match-tactical-{}.txt", std::process::id()));
+            .join(format!("cannonade-match-tactical-{}.pgn", std::process::id()));
         let _ = std::fs::remove_file(&path);
         run(args(&format!(
             "--game commander --rules format=tactical -e cmd=greedy -e cmd=random --games 4 --max-plies 40 --records {}",
@@ -534,14 +548,12 @@ mod tests {
         .unwrap();
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         let _ = std::fs::remove_file(&path);
-        assert_eq!(text.lines().count(), 4, "{text}");
+        let games = read_games(&text).unwrap();
+        assert_eq!(games.len(), 4, "{text}");
         // An objective, or the ply limit standing in for the game timer: points decide.
-        for line in text.lines() {
-            assert!(
-                line.contains(" reason=points ")
-                    || line.contains(" reason=points-at-the-ply-limit "),
-                "{line}"
-            );
+        for game in &games {
+            let why = game.termination.as_deref().unwrap_or("");
+            assert!(why == "points" || why == "points-at-the-ply-limit", "{why}");
         }
         // The format is Commander Chess's alone.
         assert!(

@@ -1,73 +1,55 @@
-//! A finished game as a record file: Banqi's own record format (with the commitment and the
-//! revealed seed, so `cannonade verify` checks it), and a PGN-like record for the others.
+//! A finished game as the archive keeps it: our PGN (docs/record-format.md), the one record
+//! format, with the players, the result and why, and for Banqi the deal's commitment and the
+//! revealed seed, so `cannonade verify` checks every flip.
 
 use super::Dealer;
-use cannonade_banqi::{DealTag, GameRecord};
-use cannonade_core::{Outcome, Reason, Side};
-use cannonade_games::{AnyGame, AnyRecord};
-use cannonade_wire::{GameResult, MoveInfo, Seat};
-use std::fmt::Write;
+use cannonade_core::Reason;
+use cannonade_games::AnyRecord;
+use cannonade_games::pgn::{PgnGame, PgnResult, write_game};
+use cannonade_wire::{GameResult, Seat, TimeControl};
 
-fn outcome(result: &GameResult) -> Option<Outcome> {
-    let reason = Reason::parse(&result.reason)?;
-    Some(Outcome {
-        winner: result.winner.map(|s| if s == Seat::First { Side::First } else { Side::Second }),
-        reason,
-    })
+/// What the archive writes about a game beside its record.
+pub struct About<'a> {
+    /// The game's id (the PGN's `Site`).
+    pub id: &'a str,
+    /// The first and second seat's names.
+    pub names: &'a [String; 2],
+    /// How the game ended.
+    pub result: &'a GameResult,
+    /// The clocks it was played with.
+    pub tc: TimeControl,
+    /// Banqi's dealer, whose seed is revealed now the game is over.
+    pub dealer: Option<&'a Dealer>,
 }
 
-/// The record of a game.
-pub fn export(
-    start: &AnyGame,
-    record: &AnyRecord,
-    names: &[String; 2],
-    moves: &[MoveInfo],
-    result: &GameResult,
-    dealer: Option<&Dealer>,
-) -> String {
-    if let (AnyGame::Banqi(start), Some(dealer), AnyGame::Banqi(end)) =
-        (start, dealer, record.position())
-    {
-        let mut rec = GameRecord::new(start.clone());
-        rec.first = Some(names[0].clone());
-        for (i, name) in names.iter().enumerate() {
-            let side = if i == 0 { Side::First } else { Side::Second };
-            match end.colour_of(side) {
-                Some(cannonade_banqi::Colour::Red) => rec.red = Some(name.clone()),
-                Some(cannonade_banqi::Colour::Black) => rec.black = Some(name.clone()),
-                None => {}
-            }
-        }
-        rec.deal = Some(DealTag::Commit(dealer.commitment()));
-        rec.seed = Some(dealer.seed().clone());
-        rec.moves = moves.iter().map(|m| m.mv.clone()).collect();
-        if let Some(o) = outcome(result) {
-            rec.set_outcome(o, &end);
-        }
-        return rec.to_string();
+/// The PGN of a finished game.
+pub fn export(record: &AnyRecord, about: &About<'_>) -> String {
+    let mut game = PgnGame::new(record.clone());
+    game.set_tag("Event", "Cannonade game");
+    game.set_tag("Site", about.id);
+    game.set_tag("White", about.names[0].as_str());
+    game.set_tag("Black", about.names[1].as_str());
+    if !about.tc.untimed() {
+        // PGN's `initial+increment` in seconds.
+        // f64's Display writes 300.0 as `300` and 2500 ms as `2.5`.
+        let secs = |ms: u64| (ms as f64 / 1000.0).to_string();
+        game.set_tag(
+            "TimeControl",
+            format!("{}+{}", secs(about.tc.initial_ms), secs(about.tc.increment_ms)),
+        );
     }
-    let mut out = String::new();
-    let score = match result.winner {
-        Some(Seat::First) => "1-0",
-        Some(Seat::Second) => "0-1",
-        None if result.reason == "aborted" => "*",
-        None => "1/2-1/2",
+    // The server's referee decides the end (resignations and clocks included), not only the
+    // rules of the last position.
+    game.result = match about.result.winner {
+        Some(Seat::First) => PgnResult::FirstWins,
+        Some(Seat::Second) => PgnResult::SecondWins,
+        None if about.result.reason == Reason::Aborted.as_str() => PgnResult::Unknown,
+        None => PgnResult::Draw,
     };
-    let _ = writeln!(out, "[Game \"{}\"]", start.kind().name());
-    let options = start.options();
-    if !options.is_empty() {
-        let _ = writeln!(out, "[Options \"{options}\"]");
+    game.termination = Some(about.result.reason.clone());
+    if let Some(dealer) = about.dealer {
+        game.deal = Some(dealer.commitment().to_string());
+        game.seed = Some(dealer.seed().to_hex());
     }
-    let _ = writeln!(out, "[First \"{}\"]", names[0].replace('"', "'"));
-    let _ = writeln!(out, "[Second \"{}\"]", names[1].replace('"', "'"));
-    let _ = writeln!(out, "[Start \"{}\"]", start.fen());
-    let _ = writeln!(out, "[Result \"{score}\"]");
-    let _ = writeln!(out, "[Reason \"{}\"]", result.reason);
-    out.push('\n');
-    for (i, pair) in moves.chunks(2).enumerate() {
-        let texts: Vec<&str> = pair.iter().map(|m| m.mv.as_str()).collect();
-        let _ = write!(out, "{}. {} ", i + 1, texts.join(" "));
-    }
-    let _ = writeln!(out, "{score}");
-    out
+    write_game(&game)
 }

@@ -11,7 +11,7 @@
 use super::clock::Ms;
 use super::command::Command;
 use super::event::{Decision, Effect, Event};
-use super::export::export;
+use super::export::{About, export};
 use super::room::{GameRoom, Seated, Setup};
 use super::stored::StoredEvent;
 use super::view::{self, Audience, SocketScore};
@@ -1016,12 +1016,14 @@ impl Shell {
             result: serde_json::to_string(&result).unwrap_or_default(),
             crowd: serde_json::to_string(&self.room.proposals().crowd()).unwrap_or_default(),
             export: export(
-                &setup.start,
                 self.room.record(),
-                &names,
-                self.room.moves(),
-                &result,
-                setup.dealer.as_ref(),
+                &About {
+                    id: self.room.id(),
+                    names: &names,
+                    result: &result,
+                    tc: setup.tc,
+                    dealer: setup.dealer.as_ref(),
+                },
             ),
             ended_ms: crate::ids::now_ms(),
             ratings,
