@@ -130,13 +130,13 @@ pub async fn known(app: &App, token: &str) -> Result<Option<Arc<UserCtx>>, Store
             ctx.last_ms.store(now, Ordering::Relaxed);
             return Ok(Some(ctx));
         }
-        // Read it again: it may have been ended on another node.
+        // Read it again (it stays cached meanwhile): it may have been ended on another node.
+    }
+    let found = app.store.session_of(&hash).await?;
+    let Some((user, row)) = found.filter(|(_, row)| now - row.last_ms <= ttl_ms(app)) else {
         lock(&app.sessions).remove(&hash);
-    }
-    let Some((user, row)) = app.store.session_of(&hash).await? else { return Ok(None) };
-    if now - row.last_ms > ttl_ms(app) {
         return Ok(None);
-    }
+    };
     if now - row.last_ms >= touch_every(app) {
         let h = hash.clone();
         app.writer.exec(move |store| async move { store.touch_session(&h, now).await }).await?;
@@ -183,7 +183,7 @@ pub(crate) async fn open(app: &App, user: User) -> Result<(String, Arc<UserCtx>)
 }
 
 /// Ends `user`'s session `session_id` (a token hash): `false` when they have none by that
-/// id. Sockets already open in it stay open until they close.
+/// id. Its sockets on this node close at their next message.
 pub async fn end(app: &App, user: &UserCtx, session_id: &str) -> Result<bool, StoreError> {
     let mine = {
         let mut sessions = lock(&app.sessions);
@@ -200,6 +200,21 @@ pub async fn end(app: &App, user: &UserCtx, session_id: &str) -> Result<bool, St
     let stored =
         app.writer.exec(move |store| async move { store.delete_session(&uid, &h).await }).await?;
     Ok(mine || stored)
+}
+
+/// Whether `user`'s session is still open on this node: a socket asks at each message, so a
+/// session ended here (logout, the session list) closes its sockets at their next message.
+/// Live sessions stay in this node's cache (a re-read puts them back at once); ended and
+/// expired ones leave it.
+pub fn is_open(app: &App, user: &UserCtx) -> bool {
+    match lock(&app.sessions).get(&user.token_hash) {
+        Some(ctx) => {
+            // A socket in use keeps its session alive here.
+            ctx.last_ms.store(ids::now_ms(), Ordering::Relaxed);
+            true
+        }
+        None => false,
+    }
 }
 
 /// A session as its user's list shows it.

@@ -96,6 +96,12 @@ pub async fn run(app: Arc<App>, ws: WebSocket, user: Arc<UserCtx>) {
         let refusal = match msg {
             Message::Text(text) => {
                 app.metrics.messages_in.fetch_add(1, Relaxed);
+                if !session::is_open(&app, &socket.conn.user) {
+                    // Logged out or ended from the session list: the socket goes too.
+                    let text = "this session has ended: log in again";
+                    socket.conn.send(&ServerMsg::error(ErrorCode::Forbidden, text, None));
+                    break;
+                }
                 if !bucket.take(at) {
                     Some((
                         ErrorCode::RateLimited,

@@ -223,6 +223,23 @@ async fn sessions_are_listed_ended_one_by_one_and_by_logout() {
     );
 }
 
+/// A socket of a session that logs out answers its next message with `forbidden` and
+/// closes.
+#[tokio::test]
+async fn a_logout_closes_the_session_s_sockets() {
+    let (addr, app) = server(config()).await;
+    let token = register(&app, "kim", "correct horse").await;
+    let mut c = Client::connect(addr, Some(&token)).await;
+    c.send(cannonade_wire::ClientMsg::Ping { n: 1 }).await;
+    c.until("pong", |m| matches!(m, cannonade_wire::ServerMsg::Pong { .. })).await;
+    let (s, _, _) = call(&app, req("POST", "/api/logout", "", [10, 8, 0, 1], Some(&token))).await;
+    assert_eq!(s, StatusCode::OK);
+    c.send(cannonade_wire::ClientMsg::Ping { n: 2 }).await;
+    let (code, _) = c.error().await;
+    assert_eq!(code, cannonade_wire::ErrorCode::Forbidden);
+    assert!(c.drain(500).await.is_empty(), "the socket answered after its session ended");
+}
+
 /// A session lasts its time after its last use: used within it, it goes on; left alone
 /// longer, it is over.
 #[tokio::test]
