@@ -184,7 +184,7 @@ test('a game joined late is replayed from the positions the server sends', async
     route.fulfill({ contentType: 'application/json', body: JSON.stringify({ game: 'fx-late', v: n, positions }) });
   });
   await page.routeWebSocket(/\/ws/, (ws) => {
-    ws.send(JSON.stringify({ t: 'welcome', protocol: 2, token: 'tok', user: { id: 'u9', name: 'late', account: false }, games: ['commander'] }));
+    ws.send(JSON.stringify({ t: 'welcome', protocol: 4, user: { id: 'u9', name: 'late', account: false }, games: ['commander'] }));
     ws.onMessage((text) => {
       if (JSON.parse(String(text)).t !== 'watch') return;
       ws.send(JSON.stringify({
@@ -226,7 +226,7 @@ test('my games: the server\'s list, or the device\'s when the server cannot answ
   await page.routeWebSocket(/\/ws/, standIn('xiangqi', 'both', []));
   let auth = null;
   await page.route(/\/api\/my-games$/, (route) => {
-    auth = route.request().headers().authorization ?? null;
+    auth = route.request().headers().authorization ?? 'none';
     route.fulfill({ contentType: 'application/json', body: JSON.stringify({ games: [
       { id: 'g1', game: 'commander', players: ['tester', 'AI level 1'], you: 'first', result: { winner: 'first', reason: 'checkmate' }, created_ms: 1700000000000 },
       { id: 'g2', game: 'xiangqi', players: ['Bob', 'tester'], you: 'second', result: null, created_ms: 1700000000000 },
@@ -236,7 +236,7 @@ test('my games: the server\'s list, or the device\'s when the server cannot answ
   await page.locator('.past [data-past="g1"]').waitFor();
   assert.match(await page.locator('.past li').first().innerText(), /Commander Chess: tester – AI level 1 · won \(checkmate\)/);
   assert.match(await page.locator('.past li').nth(1).innerText(), /in progress/);
-  assert.equal(auth, 'Bearer tok', 'the session token goes in the Authorization header');
+  assert.equal(auth, 'none', 'the session is the cookie: the page holds no token to send');
   await page.unroute(/\/api\/my-games$/);
   await page.route(/\/api\/my-games$/, (route) => route.fulfill({ status: 503, body: '{}' }));
   await page.evaluate(() => localStorage.setItem('cannonade_games', JSON.stringify([{ id: 'd1', kind: 'banqi', players: ['a', 'b'], result: 'in progress', moves: 3, role: 'spectator', at: 1700000000000 }])));

@@ -270,6 +270,10 @@ test('reconnect: a cut socket shows the reconnecting state, then catches up with
   await clickMove(first, choose(f.legal, 1));
   // Cut the second player's socket and keep it cut while... the first player waits: the
   // second must reconnect to answer. The page says so while it is away.
+  /** @type {string[]} */
+  const sockets = [];
+  second.on('websocket', (ws) => sockets.push(ws.url()));
+  const user = await second.evaluate(() => window.cannonade.net.user.id);
   await second.evaluate(() => {
     const net = window.cannonade.net;
     net.cut();
@@ -277,6 +281,9 @@ test('reconnect: a cut socket shows the reconnecting state, then catches up with
   await second.locator('.status.reconnecting').waitFor({ timeout: 5000 });
   await shot(second, 'e2e-reconnecting');
   const s = await until(second, (x) => x.net === 'open' && x.moves === 1 && !!x.legal?.length, 'the reconnected page to catch up', 20000);
+  // The session came back with its cookie: nothing of it is in the socket's address.
+  assert.equal(await second.evaluate(() => window.cannonade.net.user.id), user, 'the same session');
+  assert.ok(sockets.length >= 1 && sockets.every((u) => !/token/.test(u)), sockets.join(' '));
   await clickMove(second, choose(s.legal, 2));
   await until(first, (x) => x.moves === 2, 'the move after reconnecting to arrive');
   // Now cut the first player's socket while the second... has moved: the missed moves

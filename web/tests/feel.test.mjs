@@ -75,7 +75,7 @@ function premoveServer(log) {
   });
   const handler = (ws) => {
     socket = ws;
-    ws.send(JSON.stringify({ t: 'welcome', protocol: 3, token: 'tok', user: { id: 'u1', name: 'tester', account: false }, games: ['xiangqi'] }));
+    ws.send(JSON.stringify({ t: 'welcome', protocol: 4, user: { id: 'u1', name: 'tester', account: false }, games: ['xiangqi'] }));
     ws.onMessage((text) => {
       const m = JSON.parse(String(text));
       log.push(m);

@@ -126,7 +126,7 @@ export function standIn(kind, role, log, fixtures = FIXTURES) {
   let ply = 0;
   const legalAt = (i) => (i < fx.plies.length ? fx.plies[i].legal : fx.legal_after);
   return (ws) => {
-    ws.send(JSON.stringify({ t: 'welcome', protocol: 2, token: 'tok', user: { id: 'u1', name: 'tester', account: false }, games: Object.keys(fixtures) }));
+    ws.send(JSON.stringify({ t: 'welcome', protocol: 4, user: { id: 'u1', name: 'tester', account: false }, games: Object.keys(fixtures) }));
     ws.onMessage((text) => {
       const m = JSON.parse(String(text));
       log.push(m);

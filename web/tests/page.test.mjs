@@ -28,7 +28,7 @@ function driven(snap) {
   let socket;
   const handler = (ws) => {
     socket = ws;
-    ws.send(JSON.stringify({ t: 'welcome', protocol: 3, token: 'tok', user: { id: 'u1', name: 'tester', account: false }, games: GAMES }));
+    ws.send(JSON.stringify({ t: 'welcome', protocol: 4, user: { id: 'u1', name: 'tester', account: false }, games: GAMES }));
     ws.onMessage((text) => {
       const m = JSON.parse(String(text));
       log.push(m);
@@ -269,7 +269,7 @@ test('invite: the page says game, clock and who invites; the link has a copy but
   await page.close();
   const host = await env.browser.newPage({ viewport: { width: 1100, height: 900 } });
   await host.routeWebSocket(/\/ws/, (ws) => {
-    ws.send(JSON.stringify({ t: 'welcome', protocol: 3, token: 'tok', user: { id: 'u1', name: 'Alice', account: false }, games: GAMES }));
+    ws.send(JSON.stringify({ t: 'welcome', protocol: 4, user: { id: 'u1', name: 'Alice', account: false }, games: GAMES }));
     ws.onMessage((text) => {
       if (JSON.parse(String(text)).t === 'invite') ws.send(JSON.stringify({ t: 'invite_created', code: 'Abc123', path: '/invite/Abc123' }));
     });

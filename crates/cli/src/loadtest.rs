@@ -239,20 +239,31 @@ impl Target {
             )))?;
         }
         let stream = socket.connect(self.server).await?;
-        let url = match token {
-            Some(t) => format!("{}/ws?token={t}", self.url),
-            None => format!("{}/ws", self.url),
-        };
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut request = format!("{}/ws", self.url).into_client_request()?;
+        if let Some(t) = token {
+            request
+                .headers_mut()
+                .insert("cookie", cannonade_wire::session_cookie_header(t).parse()?);
+        }
         // Small buffers, as on the server: tens of thousands of sockets share this process.
         let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
             // tungstenite zeroes the read buffer's free room before every read; 4 KiB
             // holds a whole move frame.
             .read_buffer_size(4 * 1024)
             .write_buffer_size(8 * 1024);
-        let (mut ws, _) =
-            tokio_tungstenite::client_async_with_config(url, stream, Some(config)).await?;
+        let (mut ws, res) =
+            tokio_tungstenite::client_async_with_config(request, stream, Some(config)).await?;
+        // A new session comes as a cookie; a resumed one keeps its token.
+        let set = cannonade_wire::session_from_set_cookies(
+            res.headers().get_all("set-cookie").iter().filter_map(|v| v.to_str().ok()),
+        )
+        .map(str::to_string);
+        let Some(token) = set.or(token.map(str::to_string)) else {
+            bail!("the server set no session cookie");
+        };
         match recv(&mut ws).await? {
-            Some(ServerMsg::Welcome { token, .. }) => Ok((ws, token)),
+            Some(ServerMsg::Welcome { .. }) => Ok((ws, token)),
             other => bail!("expected a welcome, got {other:?}"),
         }
     }

@@ -37,6 +37,21 @@ pub struct Args {
     /// and load runs).
     #[arg(long)]
     ai_instant: bool,
+    /// Behind a reverse proxy: take the client's address from `X-Forwarded-For`, HTTPS from
+    /// `X-Forwarded-Proto` (cookies then `Secure`) and the host from `X-Forwarded-Host`, and
+    /// leave connection counts per address to the proxy. Only with a proxy that sets them.
+    #[arg(long)]
+    trust_proxy: bool,
+    /// Mark the session cookie `Secure` always (the site is reached over HTTPS only).
+    #[arg(long)]
+    secure_cookies: bool,
+    /// An origin besides the server's own whose pages may open a websocket
+    /// (`https://example.org`); repeat for several.
+    #[arg(long = "allow-origin")]
+    allowed_origins: Vec<String>,
+    /// Open connections (HTTP and websockets) one address may hold.
+    #[arg(long, default_value_t = 64)]
+    connections_per_address: usize,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -58,6 +73,13 @@ pub fn run(args: Args) -> Result<()> {
             .engine_threads
             .map_or_else(cannonade_server::engines::default_threads, usize::from),
         ai_pacing: !args.ai_instant,
+        trust_proxy: args.trust_proxy,
+        secure_cookies: args.secure_cookies,
+        allowed_origins: args.allowed_origins,
+        limits: cannonade_server::limits::Limits {
+            connections_per_address: args.connections_per_address.max(1),
+            ..Default::default()
+        },
         ..cannonade_server::Config::default()
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;

@@ -32,16 +32,20 @@ fn start(port: u16, db: &str) -> Server {
 }
 
 async fn connect(port: u16, token: Option<&str>) -> (Ws, String) {
-    let url = match token {
-        Some(t) => format!("ws://127.0.0.1:{port}/ws?token={t}"),
-        None => format!("ws://127.0.0.1:{port}/ws"),
-    };
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
     for _ in 0..200 {
-        if let Ok((mut ws, _)) = tokio_tungstenite::connect_async(&url).await {
-            let ServerMsg::Welcome { token, .. } = recv(&mut ws).await else {
-                panic!("no welcome")
-            };
-            return (ws, token);
+        let mut req = format!("ws://127.0.0.1:{port}/ws").into_client_request().unwrap();
+        if let Some(t) = token {
+            let cookie = cannonade_wire::session_cookie_header(t).parse().unwrap();
+            req.headers_mut().insert("cookie", cookie);
+        }
+        if let Ok((mut ws, res)) = tokio_tungstenite::connect_async(req).await {
+            let set = cannonade_wire::session_from_set_cookies(
+                res.headers().get_all("set-cookie").iter().filter_map(|v| v.to_str().ok()),
+            )
+            .map(str::to_string);
+            let ServerMsg::Welcome { .. } = recv(&mut ws).await else { panic!("no welcome") };
+            return (ws, set.or(token.map(str::to_string)).expect("a session"));
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }

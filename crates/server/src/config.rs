@@ -40,6 +40,20 @@ pub struct Config {
     /// The engine answers after a natural pause ([`cannonade_engine::Pacing`]) instead of
     /// as soon as its search ends; off for tests and load runs that want the engine fast.
     pub ai_pacing: bool,
+    /// How long a session lasts after its last use (each use slides it).
+    pub session_ttl: Duration,
+    /// Marks the session cookie `Secure` on every answer (the server is reached over HTTPS
+    /// only); behind a proxy, [`Config::trust_proxy`] does it per request.
+    pub secure_cookies: bool,
+    /// The server sits behind a reverse proxy that sets `X-Forwarded-For` (the client's
+    /// address: its last entry), `X-Forwarded-Proto` (`https`: `Secure` cookies) and
+    /// `X-Forwarded-Host`. Off, those headers are ignored: a client could forge them.
+    pub trust_proxy: bool,
+    /// Origins besides the server's own whose pages may open a websocket
+    /// (`https://example.org`, exactly as browsers send them).
+    pub allowed_origins: Vec<String>,
+    /// Limits per client.
+    pub limits: crate::limits::Limits,
 }
 
 impl Default for Config {
@@ -64,6 +78,11 @@ impl Default for Config {
             commit_interval: Duration::from_millis(10),
             engine_threads: crate::engines::default_threads(),
             ai_pacing: true,
+            session_ttl: Duration::from_secs(30 * 24 * 3600),
+            secure_cookies: false,
+            trust_proxy: false,
+            allowed_origins: Vec::new(),
+            limits: crate::limits::Limits::default(),
         }
     }
 }

@@ -1,23 +1,25 @@
 //! HTTP routes: the web client, the websocket, the archive export, accounts, live games and
 //! metrics.
 
-use crate::session::{self, AccountError};
+use crate::account::{self, AccountError};
+use crate::client::Client;
+use crate::session::{self, SessionError, UserCtx};
 use crate::socket;
 use crate::state::App;
-use axum::extract::{Path, Query, State, WebSocketUpgrade};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::extract::{Path, State, WebSocketUpgrade};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use axum::{Json, Router};
+use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 use cannonade_games::{AnyGame, GameKind};
-use cannonade_store::GameRow;
-use cannonade_wire::{Geometry, PastGame, PublicPosition, Role};
+use cannonade_store::{GameRow, StoreError};
+use cannonade_wire::{ErrorCode, Geometry, PastGame, PublicPosition, Role};
 use serde::Deserialize;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The name of the session cookie.
-pub const COOKIE: &str = "cannonade_session";
+pub const COOKIE: &str = cannonade_wire::SESSION_COOKIE;
 
 /// All routes.
 pub fn router(app: Arc<App>) -> Router {
@@ -37,17 +39,48 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/invite/{code}", get(invite))
         .route("/api/register", post(register))
         .route("/api/login", post(login))
+        .route("/api/logout", post(logout))
+        .route("/api/sessions", get(sessions))
+        .route("/api/sessions/{id}", delete(end_session))
         .fallback(static_file)
         .with_state(app)
 }
 
-fn error(status: StatusCode, text: impl Into<String>) -> Response {
-    (status, Json(serde_json::json!({ "error": text.into() }))).into_response()
+/// A refusal: its status, and a body with the code and words for people.
+fn refuse(status: StatusCode, code: ErrorCode, text: impl Into<String>) -> Response {
+    (status, Json(serde_json::json!({ "code": code, "error": text.into() }))).into_response()
 }
 
-/// A 503 for an internal failure: the cause is logged, the client gets an id.
-fn unavailable(what: &str, cause: impl std::fmt::Display) -> Response {
-    error(StatusCode::SERVICE_UNAVAILABLE, crate::incident::logged(what, cause))
+fn error(status: StatusCode, text: impl Into<String>) -> Response {
+    let code = match status {
+        StatusCode::NOT_FOUND => ErrorCode::NotFound,
+        StatusCode::CONFLICT | StatusCode::BAD_REQUEST => ErrorCode::Invalid,
+        StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => ErrorCode::Forbidden,
+        _ => ErrorCode::Internal,
+    };
+    refuse(status, code, text)
+}
+
+/// A failure of the server's own: logged with an id, and the client gets the code and the
+/// id, never the text.
+fn internal(code: ErrorCode, what: &str, e: &dyn std::fmt::Display) -> Response {
+    let status = match code {
+        ErrorCode::Storage => StatusCode::SERVICE_UNAVAILABLE,
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    };
+    refuse(status, code, crate::incident::logged(what, e))
+}
+
+fn store_failed(e: &StoreError) -> Response {
+    internal(ErrorCode::Storage, "the store failed", e)
+}
+
+/// Too many requests: when to come back, in the header and the body.
+fn too_soon(wait: crate::limits::TooSoon) -> Response {
+    let mut res = refuse(StatusCode::TOO_MANY_REQUESTS, ErrorCode::RateLimited, wait.to_string());
+    let secs = wait.0.as_secs().max(1);
+    res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
+    res
 }
 
 async fn index(State(app): State<Arc<App>>) -> Response {
@@ -96,32 +129,96 @@ async fn static_file(State(app): State<Arc<App>>, uri: axum::http::Uri) -> Respo
     }
 }
 
-fn cookie_token(headers: &HeaderMap) -> Option<String> {
-    headers.get_all(header::COOKIE).iter().filter_map(|v| v.to_str().ok()).find_map(|v| {
-        v.split(';').find_map(|kv| {
-            kv.trim().strip_prefix(COOKIE).and_then(|r| r.strip_prefix('=')).map(str::to_string)
-        })
-    })
+/// The session token of a request: `Authorization: Bearer <token>` (programs) or the
+/// session cookie (browsers). Never the URL, which lands in logs.
+fn request_token(headers: &HeaderMap, jar: &CookieJar) -> Option<String> {
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(|t| t.trim().to_string());
+    bearer.or_else(|| jar.get(COOKIE).map(|c| c.value().to_string()))
 }
 
+/// The session cookie for `token`: HTTP only, same site, `Secure` over HTTPS, lasting the
+/// session's life (renewed on every websocket, as the session's expiry slides).
+fn session_cookie(app: &App, client: Client, token: String) -> Cookie<'static> {
+    let ttl = app.config.session_ttl.as_secs().min(i64::MAX as u64) as i64;
+    Cookie::build((COOKIE, token))
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(client.https)
+        .max_age(cookie::time::Duration::seconds(ttl))
+        .build()
+}
+
+/// The cookie that removes the session cookie.
+fn no_session_cookie(client: Client) -> Cookie<'static> {
+    Cookie::build((COOKIE, ""))
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(client.https)
+        .max_age(cookie::time::Duration::ZERO)
+        .build()
+}
+
+/// Whether a page at `origin` may open a websocket here: the server's own (the request's
+/// host, or the proxy's forwarded one) or one of [`crate::Config::allowed_origins`]. A
+/// request without `Origin` is not from a browser page (browsers always send it on a
+/// websocket), so no other site's page is riding on its cookie.
+fn origin_allowed(app: &App, headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else { return true };
+    let Ok(origin) = origin.to_str() else { return false };
+    if app.config.allowed_origins.iter().any(|o| o.trim_end_matches('/') == origin) {
+        return true;
+    }
+    let Some((_, host)) = origin.split_once("://") else { return false };
+    let own = |h: Option<&HeaderValue>| h.and_then(|v| v.to_str().ok()) == Some(host);
+    own(headers.get(header::HOST))
+        || (app.config.trust_proxy && own(headers.get("x-forwarded-host")))
+}
+
+/// The websocket. The session comes with the request (cookie, or `Authorization` from a
+/// program); a request without a valid one gets a new anonymous session, set as a cookie
+/// in the upgrade's answer. A page of another site may not open it (`Origin`).
 async fn ws(
     State(app): State<Arc<App>>,
-    Query(query): Query<HashMap<String, String>>,
+    client: Client,
+    jar: CookieJar,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    let token = query.get("token").cloned().or_else(|| cookie_token(&headers));
+    if !origin_allowed(&app, &headers) {
+        return refuse(
+            StatusCode::FORBIDDEN,
+            ErrorCode::Forbidden,
+            "this page's origin may not open a socket here",
+        );
+    }
+    let token = request_token(&headers, &jar);
+    let (token, user) = match session::resolve(&app, token, client.addr).await {
+        Ok(x) => x,
+        Err(SessionError::TooSoon(wait)) => return too_soon(wait),
+        Err(SessionError::Store(e)) => return store_failed(&e),
+        Err(e @ SessionError::NoRandom(_)) => {
+            return internal(ErrorCode::Internal, "no session could be made", &e);
+        }
+    };
     // Frames above this are cut off by the protocol layer; smaller ones above the message
     // limit get an error event.
     // Small buffers: tungstenite's defaults (128 KiB each way) would cost a quarter of a
     // megabyte per idle socket; our frames are a few KiB. Clients send a few hundred bytes a
     // message, and tungstenite zeroes its read buffer's free room before every read: 2 KiB.
-    upgrade
+    let cookie = session_cookie(&app, client, token);
+    let res = upgrade
         .read_buffer_size(2 * 1024)
         .write_buffer_size(8 * 1024)
         .max_message_size(64 * 1024)
         .max_frame_size(64 * 1024)
-        .on_upgrade(move |socket| socket::run(app, socket, token))
+        .on_upgrade(move |socket| socket::run(app, socket, user));
+    (jar.add(cookie), res).into_response()
 }
 
 async fn metrics(State(app): State<Arc<App>>) -> Response {
@@ -142,7 +239,7 @@ async fn export(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response
             None => error(StatusCode::CONFLICT, "the game is still being played"),
         },
         Ok(None) => error(StatusCode::NOT_FOUND, format!("no game '{id}'")),
-        Err(e) => unavailable("the game could not be read", e),
+        Err(e) => store_failed(&e),
     }
 }
 
@@ -151,35 +248,40 @@ async fn positions(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respo
     match crate::game::positions(&app, &id).await {
         Ok(Some(p)) => Json(p).into_response(),
         Ok(None) => error(StatusCode::NOT_FOUND, format!("no game '{id}'")),
-        Err(e) => unavailable("the game could not be read", e),
+        Err(e) => internal(ErrorCode::Storage, "the game could not be read", &e),
     }
 }
 
 /// How many games `/api/my-games` lists.
 const MY_GAMES: u32 = 50;
 
+/// The session of a request, `None` when it has none or it is unknown or expired.
+async fn request_session(
+    app: &App,
+    headers: &HeaderMap,
+    jar: &CookieJar,
+) -> Result<Option<Arc<UserCtx>>, Response> {
+    let Some(token) = request_token(headers, jar) else { return Ok(None) };
+    session::known(app, &token).await.map_err(|e| store_failed(&e))
+}
+
 /// The session's games, newest first. The session token comes as `Authorization: Bearer
 /// <token>` or the session cookie; an unknown session has played nothing.
-async fn my_games(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
-    let bearer = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::to_string);
-    let Some(token) = bearer.or_else(|| cookie_token(&headers)) else {
+async fn my_games(State(app): State<Arc<App>>, headers: HeaderMap, jar: CookieJar) -> Response {
+    if request_token(&headers, &jar).is_none() {
         return error(StatusCode::UNAUTHORIZED, "no session token");
-    };
-    let user = match session::known(&app, token.trim()).await {
+    }
+    let user = match request_session(&app, &headers, &jar).await {
         Ok(Some(user)) => user,
         Ok(None) => return Json(serde_json::json!({ "games": [] })).into_response(),
-        Err(e) => return unavailable("the session could not be read", e),
+        Err(res) => return res,
     };
     match app.store.user_games(&user.id, MY_GAMES).await {
         Ok(rows) => {
             let games: Vec<PastGame> = rows.iter().filter_map(|r| past_game(r, &user.id)).collect();
             Json(serde_json::json!({ "games": games })).into_response()
         }
-        Err(e) => unavailable("the games could not be read", e),
+        Err(e) => store_failed(&e),
     }
 }
 
@@ -232,28 +334,136 @@ struct Credentials {
     password: String,
 }
 
-fn session_response(result: Result<(String, Arc<session::UserCtx>), AccountError>) -> Response {
+/// The answer to a login or registration: the new session's cookie and who it is (the
+/// token too, for programs; a browser keeps only the cookie).
+fn session_response(
+    app: &App,
+    client: Client,
+    jar: CookieJar,
+    result: Result<(String, Arc<UserCtx>), AccountError>,
+) -> Response {
     match result {
         Ok((token, user)) => {
-            let cookie =
-                format!("{COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000");
-            (
-                [(header::SET_COOKIE, cookie)],
-                Json(serde_json::json!({ "token": token, "user": user.info() })),
-            )
+            let cookie = session_cookie(app, client, token.clone());
+            (jar.add(cookie), Json(serde_json::json!({ "token": token, "user": user.info() })))
                 .into_response()
         }
-        Err(AccountError::Invalid(why)) => error(StatusCode::BAD_REQUEST, why),
-        Err(AccountError::Taken) => error(StatusCode::CONFLICT, "that name is taken"),
-        Err(AccountError::Denied) => error(StatusCode::UNAUTHORIZED, "wrong name or password"),
-        Err(AccountError::Store(e)) => unavailable("the account could not be read", e),
+        Err(AccountError::Invalid(why)) => refuse(StatusCode::BAD_REQUEST, ErrorCode::Invalid, why),
+        Err(AccountError::Taken) => {
+            refuse(StatusCode::CONFLICT, ErrorCode::Invalid, "that name is taken")
+        }
+        Err(AccountError::Denied) => {
+            refuse(StatusCode::UNAUTHORIZED, ErrorCode::Forbidden, "wrong name or password")
+        }
+        Err(AccountError::TooSoon(wait)) => too_soon(wait),
+        Err(AccountError::Busy) => {
+            let mut res = refuse(
+                StatusCode::SERVICE_UNAVAILABLE,
+                ErrorCode::RateLimited,
+                AccountError::Busy.to_string(),
+            );
+            res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(1));
+            res
+        }
+        Err(AccountError::Store(e)) => store_failed(&e),
+        Err(AccountError::Internal(e)) => internal(ErrorCode::Internal, "the account failed", &e),
     }
 }
 
-async fn register(State(app): State<Arc<App>>, Json(c): Json<Credentials>) -> Response {
-    session_response(session::register(&app, &c.name, &c.password).await)
+/// Ends the request's session when it is anonymous: logging in or registering replaces it,
+/// and its token should not stay valid behind the new one (docs/server.md).
+async fn end_anonymous(app: &App, headers: &HeaderMap, jar: &CookieJar) {
+    if let Ok(Some(user)) = request_session(app, headers, jar).await
+        && !user.account
+        && let Err(e) = session::end(app, &user, user.session_id()).await
+    {
+        tracing::warn!("an anonymous session replaced by a login stays: {e}");
+    }
 }
 
-async fn login(State(app): State<Arc<App>>, Json(c): Json<Credentials>) -> Response {
-    session_response(session::login(&app, &c.name, &c.password).await)
+/// After a login or registration: the anonymous session it replaces ends, and the answer.
+async fn signed_in(
+    app: &App,
+    client: Client,
+    headers: &HeaderMap,
+    jar: CookieJar,
+    result: Result<(String, Arc<UserCtx>), AccountError>,
+) -> Response {
+    if result.is_ok() {
+        end_anonymous(app, headers, &jar).await;
+    }
+    session_response(app, client, jar, result)
+}
+
+async fn register(
+    State(app): State<Arc<App>>,
+    client: Client,
+    headers: HeaderMap,
+    jar: CookieJar,
+    Json(c): Json<Credentials>,
+) -> Response {
+    let result = account::register(&app, client.addr, &c.name, &c.password).await;
+    signed_in(&app, client, &headers, jar, result).await
+}
+
+async fn login(
+    State(app): State<Arc<App>>,
+    client: Client,
+    headers: HeaderMap,
+    jar: CookieJar,
+    Json(c): Json<Credentials>,
+) -> Response {
+    let result = account::login(&app, client.addr, &c.name, &c.password).await;
+    signed_in(&app, client, &headers, jar, result).await
+}
+
+/// Ends the request's session and removes its cookie.
+async fn logout(
+    State(app): State<Arc<App>>,
+    client: Client,
+    headers: HeaderMap,
+    jar: CookieJar,
+) -> Response {
+    match request_session(&app, &headers, &jar).await {
+        Ok(Some(user)) => {
+            if let Err(e) = session::end(&app, &user, user.session_id()).await {
+                return store_failed(&e);
+            }
+        }
+        Ok(None) => {}
+        Err(res) => return res,
+    }
+    (jar.add(no_session_cookie(client)), Json(serde_json::json!({ "ok": true }))).into_response()
+}
+
+/// The request's user's sessions.
+async fn sessions(State(app): State<Arc<App>>, headers: HeaderMap, jar: CookieJar) -> Response {
+    let user = match request_session(&app, &headers, &jar).await {
+        Ok(Some(user)) => user,
+        Ok(None) => return error(StatusCode::UNAUTHORIZED, "no session"),
+        Err(res) => return res,
+    };
+    match session::list(&app, &user).await {
+        Ok(list) => Json(serde_json::json!({ "sessions": list })).into_response(),
+        Err(e) => store_failed(&e),
+    }
+}
+
+/// Ends one of the request's user's sessions.
+async fn end_session(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    jar: CookieJar,
+    Path(id): Path<String>,
+) -> Response {
+    let user = match request_session(&app, &headers, &jar).await {
+        Ok(Some(user)) => user,
+        Ok(None) => return error(StatusCode::UNAUTHORIZED, "no session"),
+        Err(res) => return res,
+    };
+    match session::end(&app, &user, &id).await {
+        Ok(true) => Json(serde_json::json!({ "ok": true })).into_response(),
+        Ok(false) => error(StatusCode::NOT_FOUND, "you have no such session"),
+        Err(e) => store_failed(&e),
+    }
 }

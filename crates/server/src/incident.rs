@@ -5,7 +5,7 @@
 /// Logs `cause` under a new incident id and returns the text a client may see:
 /// `what` and the id.
 pub fn logged(what: &str, cause: impl std::fmt::Display) -> String {
-    let id = crate::ids::short_id();
+    let id = crate::ids::error_id();
     tracing::error!(error_id = %id, "{what}: {cause}");
     format!("{what} (error {id}); nothing changed")
 }

@@ -7,6 +7,8 @@
 //! tests and tools. The wire protocol is [`cannonade_wire`] (`docs/protocol-wire.md`).
 #![forbid(unsafe_code)]
 
+mod account;
+mod client;
 pub mod cluster;
 mod config;
 pub mod engines;
@@ -14,6 +16,8 @@ pub mod game;
 mod http;
 mod ids;
 mod incident;
+pub mod limits;
+pub mod listener;
 mod lobby;
 mod metrics;
 mod rating;
@@ -50,7 +54,7 @@ impl std::error::Error for ServeError {}
 pub async fn build(config: Config) -> Result<Arc<App>, ServeError> {
     let bus = match &config.redis {
         Some(url) => {
-            let node = ids::short_id();
+            let node = ids::short_id().map_err(|e| ServeError(e.to_string()))?;
             let (bus, inbox) = cluster::RedisBus::connect(url, &cluster::topics(&node))
                 .await
                 .map_err(|e| ServeError(format!("{url}: {e}")))?;
@@ -70,7 +74,7 @@ pub async fn build_with(
     let store = SqlStore::connect(&config.db)
         .await
         .map_err(|e| ServeError(format!("{}: {e}", config.db)))?;
-    let app = App::new(config, Arc::new(store));
+    let app = App::new(config, Arc::new(store)).map_err(|e| ServeError(e.to_string()))?;
     if let Some((node, bus, inbox)) = bus {
         cluster::Cluster::start(&app, &node, bus, inbox);
         tracing::info!("node {node} joined the cluster");
@@ -92,8 +96,23 @@ pub async fn build_with(
             app.lobby.refresh(&app);
         }
     });
+    let sweep_app = Arc::downgrade(&app);
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(SWEEP_EVERY);
+        loop {
+            tick.tick().await;
+            let Some(app) = sweep_app.upgrade() else { break };
+            app.limiter.sweep();
+            if let Err(e) = session::sweep(&app).await {
+                tracing::warn!("expired sessions not swept: {e}");
+            }
+        }
+    });
     Ok(app)
 }
+
+/// How often expired sessions, idle untimed games and the limiters' old keys are swept.
+const SWEEP_EVERY: Duration = Duration::from_secs(60);
 
 /// Starts the server on `listener`; returns its address and the task serving it.
 pub async fn start(
@@ -110,13 +129,30 @@ pub fn serve_on(
     listener: tokio::net::TcpListener,
 ) -> Result<(SocketAddr, Arc<App>, tokio::task::JoinHandle<()>), ServeError> {
     let addr = listener.local_addr().map_err(|e| ServeError(e.to_string()))?;
-    let router = router(app.clone());
+    let service = service(&app, listener);
     let task = tokio::spawn(async move {
-        if let Err(e) = axum::serve(listener, router).await {
+        if let Err(e) = service.await {
             tracing::error!("server stopped: {e}");
         }
     });
     Ok((addr, app, task))
+}
+
+/// The server on `listener`: connections bounded per address (unless a trusted proxy is
+/// every connection's peer), each request told its peer.
+fn service(
+    app: &Arc<App>,
+    listener: tokio::net::TcpListener,
+) -> axum::serve::Serve<
+    listener::Bounded,
+    axum::extract::connect_info::IntoMakeServiceWithConnectInfo<axum::Router, listener::Peer>,
+    axum::middleware::AddExtension<axum::Router, axum::extract::ConnectInfo<listener::Peer>>,
+> {
+    let limiter = (!app.config.trust_proxy).then(|| app.limiter.clone());
+    axum::serve(
+        listener::Bounded::new(listener, limiter),
+        router(app.clone()).into_make_service_with_connect_info::<listener::Peer>(),
+    )
 }
 
 /// Connections the kernel may hold for the server to accept (it caps this at
@@ -143,7 +179,7 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
     let addr = listener.local_addr().map_err(|e| ServeError(e.to_string()))?;
     let app = build(config).await?;
     tracing::info!("listening on http://{addr}");
-    axum::serve(listener, router(app))
+    service(&app, listener)
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
         })

@@ -50,6 +50,8 @@ impl Histogram {
 pub struct Metrics {
     /// Open websockets.
     pub sockets: AtomicU64,
+    /// Password hashes computed (logins, unknown names included, and registrations).
+    pub password_hashes: AtomicU64,
     /// Live games in memory.
     pub live_games: AtomicU64,
     /// Moves accepted.
@@ -85,6 +87,12 @@ impl Metrics {
             self.live_games.load(Relaxed),
         );
         put("cannonade_moves_total", "counter", "Moves accepted.", self.moves.load(Relaxed));
+        put(
+            "cannonade_password_hashes_total",
+            "counter",
+            "Password hashes computed.",
+            self.password_hashes.load(Relaxed),
+        );
         put(
             "cannonade_messages_in_total",
             "counter",

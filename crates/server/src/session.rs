@@ -1,15 +1,15 @@
-//! Sessions and accounts: an anonymous user per random token, or an account (name + argon2
-//! password). Anonymous users reach the store only when they take a seat, so spectators cost
-//! no write.
+//! Sessions: an anonymous user per random token, or an account's login. A token lasts
+//! [`crate::Config::session_ttl`] after its last use; a user lists and ends their sessions.
+//! Anonymous users reach the store only when they take a seat, so spectators cost no write.
 
-use crate::ids;
+use crate::ids::{self, NoRandom};
+use crate::limits::TooSoon;
 use crate::state::{App, lock};
-use argon2::Argon2;
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use cannonade_store::{NewPlayer, StoreError, User};
+use cannonade_store::{NewPlayer, SessionRow, StoreError, User};
 use cannonade_wire::UserInfo;
+use std::net::IpAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 
 /// A session's user.
 #[derive(Debug)]
@@ -22,18 +22,30 @@ pub struct UserCtx {
     pub account: bool,
     token_hash: String,
     persisted: AtomicBool,
+    /// When the session was last used (ms since the Unix epoch).
+    last_ms: AtomicI64,
+    /// When this node last read the session from the store: a session ended on another
+    /// node ends here at the next read.
+    checked_ms: AtomicI64,
 }
 
 impl UserCtx {
     /// A user whose socket is on another node, as that node vouched for it (already stored
     /// if it holds a seat).
     pub fn remote(info: UserInfo) -> UserCtx {
+        UserCtx::new(info.id, info.name, info.account, String::new(), true)
+    }
+
+    fn new(id: String, name: String, account: bool, token_hash: String, saved: bool) -> UserCtx {
+        let now = ids::now_ms();
         UserCtx {
-            id: info.id,
-            name: info.name,
-            account: info.account,
-            token_hash: String::new(),
-            persisted: AtomicBool::new(true),
+            id,
+            name,
+            account,
+            token_hash,
+            persisted: AtomicBool::new(saved),
+            last_ms: AtomicI64::new(now),
+            checked_ms: AtomicI64::new(now),
         }
     }
 
@@ -41,59 +53,96 @@ impl UserCtx {
     pub fn info(&self) -> UserInfo {
         UserInfo { id: self.id.clone(), name: self.name.clone(), account: self.account }
     }
+
+    /// The hash of this session's token: the id it is listed and ended by.
+    pub fn session_id(&self) -> &str {
+        &self.token_hash
+    }
 }
 
-/// Why an account request failed.
+/// Why no session could be had.
 #[derive(Debug)]
-pub enum AccountError {
-    /// The name or password does not meet the rules (the text says which).
-    Invalid(String),
-    /// The name is taken.
-    Taken,
-    /// Wrong name or password.
-    Denied,
+pub enum SessionError {
     /// The store failed.
     Store(StoreError),
+    /// No random token could be made.
+    NoRandom(NoRandom),
+    /// This address opened too many anonymous sessions lately.
+    TooSoon(TooSoon),
 }
 
-impl std::fmt::Display for AccountError {
+impl std::fmt::Display for SessionError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            AccountError::Invalid(why) => f.write_str(why),
-            AccountError::Taken => f.write_str("that name is taken"),
-            AccountError::Denied => f.write_str("wrong name or password"),
-            AccountError::Store(e) => write!(f, "{e}"),
+            SessionError::Store(e) => write!(f, "{e}"),
+            SessionError::NoRandom(e) => write!(f, "{e}"),
+            SessionError::TooSoon(e) => write!(f, "new sessions from this address: {e}"),
         }
     }
 }
 
-impl std::error::Error for AccountError {}
+impl std::error::Error for SessionError {}
 
-fn cache(app: &App, ctx: Arc<UserCtx>) -> Arc<UserCtx> {
+impl From<StoreError> for SessionError {
+    fn from(e: StoreError) -> SessionError {
+        SessionError::Store(e)
+    }
+}
+
+impl From<NoRandom> for SessionError {
+    fn from(e: NoRandom) -> SessionError {
+        SessionError::NoRandom(e)
+    }
+}
+
+pub(crate) fn cache(app: &App, ctx: Arc<UserCtx>) -> Arc<UserCtx> {
     lock(&app.sessions).insert(ctx.token_hash.clone(), ctx.clone());
     ctx
 }
 
-/// The user of an existing session `token` (in memory or in the store), `None` when the
-/// token is malformed or unknown.
+/// How long a session goes between notes of its use in the store (and, on this node,
+/// between reads of it): a thirtieth of its life, so at most one write a day per session
+/// at the default 30 days, and a session ended elsewhere is over here within that time.
+fn touch_every(app: &App) -> i64 {
+    (app.config.session_ttl.as_millis() as i64 / 30).max(1)
+}
+
+fn ttl_ms(app: &App) -> i64 {
+    app.config.session_ttl.as_millis().min(i64::MAX as u128) as i64
+}
+
+/// The user of an existing, unexpired session `token` (in memory or in the store), `None`
+/// when the token is malformed, unknown or expired. A use slides the expiry.
 pub async fn known(app: &App, token: &str) -> Result<Option<Arc<UserCtx>>, StoreError> {
     if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Ok(None);
     }
     let hash = ids::token_hash(token);
-    if let Some(ctx) = lock(&app.sessions).get(&hash).cloned() {
-        return Ok(Some(ctx));
+    let now = ids::now_ms();
+    let cached = lock(&app.sessions).get(&hash).cloned();
+    if let Some(ctx) = cached {
+        if now - ctx.last_ms.load(Ordering::Relaxed) > ttl_ms(app) {
+            lock(&app.sessions).remove(&hash);
+            return Ok(None);
+        }
+        let stored = is_saved(&ctx);
+        if !stored || now - ctx.checked_ms.load(Ordering::Relaxed) < touch_every(app) {
+            ctx.last_ms.store(now, Ordering::Relaxed);
+            return Ok(Some(ctx));
+        }
+        // Read it again (it stays cached meanwhile): it may have been ended on another node.
     }
-    Ok(app.store.session_user(&hash).await?.map(|user| {
-        let ctx = UserCtx {
-            id: user.id,
-            name: user.name,
-            account: user.password_hash.is_some(),
-            token_hash: hash,
-            persisted: AtomicBool::new(true),
-        };
-        cache(app, Arc::new(ctx))
-    }))
+    let found = app.store.session_of(&hash).await?;
+    let Some((user, row)) = found.filter(|(_, row)| now - row.last_ms <= ttl_ms(app)) else {
+        lock(&app.sessions).remove(&hash);
+        return Ok(None);
+    };
+    if now - row.last_ms >= touch_every(app) {
+        let h = hash.clone();
+        app.writer.exec(move |store| async move { store.touch_session(&h, now).await }).await?;
+    }
+    let ctx = UserCtx::new(user.id, user.name, user.password_hash.is_some(), hash, true);
+    Ok(Some(cache(app, Arc::new(ctx))))
 }
 
 /// The display name of the anonymous user `id`: the whole id, since names are unique in the
@@ -103,27 +152,117 @@ fn anonymous_name(id: &str) -> String {
     format!("anon-{id}")
 }
 
-/// The user of `token`, or a new anonymous session when there is none or it is unknown.
-/// Returns the token to use from now on.
+/// The user of `token`, or a new anonymous session for a client at `addr` when there is
+/// none or it is unknown or expired (at most so many a second per address). Returns the
+/// token to use from now on.
 pub async fn resolve(
     app: &App,
     token: Option<String>,
-) -> Result<(String, Arc<UserCtx>), StoreError> {
+    addr: IpAddr,
+) -> Result<(String, Arc<UserCtx>), SessionError> {
     if let Some(token) = token
         && let Some(ctx) = known(app, &token).await?
     {
         return Ok((token, ctx));
     }
-    let token = ids::token();
-    let id = ids::short_id();
-    let ctx = UserCtx {
-        name: anonymous_name(&id),
-        id,
-        account: false,
-        token_hash: ids::token_hash(&token),
-        persisted: AtomicBool::new(false),
-    };
+    app.limiter.anonymous_session(addr).map_err(SessionError::TooSoon)?;
+    let token = ids::token()?;
+    let id = ids::short_id()?;
+    let ctx = UserCtx::new(id.clone(), anonymous_name(&id), false, ids::token_hash(&token), false);
     Ok((token, cache(app, Arc::new(ctx))))
+}
+
+/// A new session for a stored user (a login or a registration).
+pub(crate) async fn open(app: &App, user: User) -> Result<(String, Arc<UserCtx>), SessionError> {
+    let token = ids::token()?;
+    let hash = ids::token_hash(&token);
+    let (h, id) = (hash.clone(), user.id.clone());
+    app.writer.exec(move |store| async move { store.create_session(&h, &id).await }).await?;
+    let ctx = UserCtx::new(user.id, user.name, user.password_hash.is_some(), hash, true);
+    Ok((token, cache(app, Arc::new(ctx))))
+}
+
+/// Ends `user`'s session `session_id` (a token hash): `false` when they have none by that
+/// id. Its sockets on this node close at their next message.
+pub async fn end(app: &App, user: &UserCtx, session_id: &str) -> Result<bool, StoreError> {
+    let mine = {
+        let mut sessions = lock(&app.sessions);
+        let mine = sessions.get(session_id).is_some_and(|c| c.id == user.id);
+        if mine {
+            sessions.remove(session_id);
+        }
+        mine
+    };
+    if !is_saved(user) {
+        return Ok(mine);
+    }
+    let (uid, h) = (user.id.clone(), session_id.to_string());
+    let stored =
+        app.writer.exec(move |store| async move { store.delete_session(&uid, &h).await }).await?;
+    Ok(mine || stored)
+}
+
+/// Whether `user`'s session is still open on this node: a socket asks at each message, so a
+/// session ended here (logout, the session list) closes its sockets at their next message.
+/// Live sessions stay in this node's cache (a re-read puts them back at once); ended and
+/// expired ones leave it.
+pub fn is_open(app: &App, user: &UserCtx) -> bool {
+    match lock(&app.sessions).get(&user.token_hash) {
+        Some(ctx) => {
+            // A socket in use keeps its session alive here.
+            ctx.last_ms.store(ids::now_ms(), Ordering::Relaxed);
+            true
+        }
+        None => false,
+    }
+}
+
+/// A session as its user's list shows it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct SessionInfo {
+    /// Its id (the token's hash), to end it by.
+    pub id: String,
+    /// Made at (ms since the Unix epoch).
+    pub created_ms: i64,
+    /// Last used at (to within a thirtieth of the session's life).
+    pub last_ms: i64,
+    /// The session of the request.
+    pub current: bool,
+}
+
+/// `user`'s unexpired sessions, the latest used first.
+pub async fn list(app: &App, user: &UserCtx) -> Result<Vec<SessionInfo>, StoreError> {
+    let now = ids::now_ms();
+    let here = || SessionInfo {
+        id: user.token_hash.clone(),
+        created_ms: user.checked_ms.load(Ordering::Relaxed),
+        last_ms: user.last_ms.load(Ordering::Relaxed),
+        current: true,
+    };
+    if !is_saved(user) {
+        return Ok(vec![here()]);
+    }
+    let rows: Vec<SessionRow> = app.store.user_sessions(&user.id).await?;
+    Ok(rows
+        .into_iter()
+        .filter(|r| now - r.last_ms <= ttl_ms(app))
+        .map(|r| SessionInfo {
+            current: r.token_hash == user.token_hash,
+            id: r.token_hash,
+            created_ms: r.created_ms,
+            last_ms: r.last_ms,
+        })
+        .collect())
+}
+
+/// Forgets expired sessions, in memory and in the store.
+pub async fn sweep(app: &App) -> Result<(), StoreError> {
+    let now = ids::now_ms();
+    let ttl = ttl_ms(app);
+    lock(&app.sessions).retain(|_, c| now - c.last_ms.load(Ordering::Relaxed) <= ttl);
+    app.writer
+        .exec(move |store| async move { store.delete_sessions_before(now - ttl).await.map(drop) })
+        .await
 }
 
 /// The user and session to write with the game where this user takes a seat, if they are
@@ -184,102 +323,6 @@ pub async fn persist(app: &App, user: &Arc<UserCtx>) -> Result<(), StoreError> {
             Ok(())
         })
         .await
-}
-
-fn check_name(name: &str) -> Result<(), AccountError> {
-    let ok_chars = name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if !(3..=20).contains(&name.len()) || !ok_chars {
-        return Err(AccountError::Invalid("a name is 3 to 20 letters, digits, '_' or '-'".into()));
-    }
-    if name.starts_with("anon-") || name.starts_with("AI") {
-        return Err(AccountError::Invalid("names starting with anon- or AI are reserved".into()));
-    }
-    Ok(())
-}
-
-async fn new_session(app: &App, user: User) -> Result<(String, Arc<UserCtx>), AccountError> {
-    let token = ids::token();
-    let hash = ids::token_hash(&token);
-    let (h, id) = (hash.clone(), user.id.clone());
-    app.writer
-        .exec(move |store| async move { store.create_session(&h, &id).await })
-        .await
-        .map_err(AccountError::Store)?;
-    let ctx = UserCtx {
-        id: user.id,
-        name: user.name,
-        account: true,
-        token_hash: hash,
-        persisted: AtomicBool::new(true),
-    };
-    Ok((token, cache(app, Arc::new(ctx))))
-}
-
-/// Creates an account and a session for it.
-pub async fn register(
-    app: &App,
-    name: &str,
-    password: &str,
-) -> Result<(String, Arc<UserCtx>), AccountError> {
-    check_name(name)?;
-    if password.chars().count() < 8 || password.len() > 256 {
-        return Err(AccountError::Invalid("a password has 8 to 256 characters".into()));
-    }
-    if app.store.user_by_name(name).await.map_err(AccountError::Store)?.is_some() {
-        return Err(AccountError::Taken);
-    }
-    let password = password.to_string();
-    // Argon2 takes tens of milliseconds and megabytes: off the async threads.
-    let hash = tokio::task::spawn_blocking(move || {
-        let salt = SaltString::encode_b64(&ids::random_bytes::<16>())
-            .map_err(|e| AccountError::Invalid(e.to_string()))?;
-        Argon2::default()
-            .hash_password(password.as_bytes(), &salt)
-            .map(|h| h.to_string())
-            .map_err(|e| AccountError::Invalid(e.to_string()))
-    })
-    .await
-    .map_err(|e| AccountError::Invalid(e.to_string()))??;
-    let user = User {
-        id: ids::short_id(),
-        name: name.to_string(),
-        password_hash: Some(hash),
-        created_ms: ids::now_ms(),
-    };
-    // A concurrent registration of the same name loses on the unique index.
-    let row = user.clone();
-    app.writer
-        .exec(move |store| async move { store.create_user(&row).await })
-        .await
-        .map_err(|_| AccountError::Taken)?;
-    new_session(app, user).await
-}
-
-/// Checks a password and opens a new session.
-pub async fn login(
-    app: &App,
-    name: &str,
-    password: &str,
-) -> Result<(String, Arc<UserCtx>), AccountError> {
-    let user = app
-        .store
-        .user_by_name(name)
-        .await
-        .map_err(AccountError::Store)?
-        .ok_or(AccountError::Denied)?;
-    let Some(stored) = user.password_hash.clone() else { return Err(AccountError::Denied) };
-    let password = password.to_string();
-    let ok = tokio::task::spawn_blocking(move || {
-        PasswordHash::new(&stored)
-            .map(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
-            .unwrap_or(false)
-    })
-    .await
-    .unwrap_or(false);
-    if !ok {
-        return Err(AccountError::Denied);
-    }
-    new_session(app, user).await
 }
 
 #[cfg(test)]

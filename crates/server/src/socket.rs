@@ -5,9 +5,9 @@ use crate::cluster::{Cluster, SharedSeek};
 use crate::game::{self, Cmd, GameSpec, SeatSpec};
 use crate::incident;
 use crate::lobby::{Refusal, may_take, no_seek};
-use crate::session;
+use crate::session::{self, UserCtx};
 use crate::state::{App, CONN_QUEUE, Conn, Frame, Out, lock};
-use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use axum::extract::ws::{Message, WebSocket};
 use cannonade_engine::Level;
 use cannonade_games::GameKind;
 use cannonade_wire::{
@@ -54,23 +54,9 @@ struct Socket {
     lobby: Option<JoinHandle<()>>,
 }
 
-/// Serves one websocket until it closes.
-pub async fn run(app: Arc<App>, ws: WebSocket, token: Option<String>) {
+/// Serves one websocket of `user`'s session until it closes.
+pub async fn run(app: Arc<App>, ws: WebSocket, user: Arc<UserCtx>) {
     let (mut sink, mut stream) = ws.split();
-    let (token, user) = match session::resolve(&app, token).await {
-        Ok(x) => x,
-        Err(e) => {
-            let msg = ServerMsg::error(ErrorCode::Storage, incident::logged("no session", e), None);
-            let _ = sink.send(Message::Text(msg.to_json().into())).await;
-            let _ = sink
-                .send(Message::Close(Some(CloseFrame {
-                    code: 1011,
-                    reason: "store unavailable".into(),
-                })))
-                .await;
-            return;
-        }
-    };
     let (tx, mut rx) = mpsc::channel::<Frame>(CONN_QUEUE);
     let conn = Conn { id: app.conn_id(), user, tx: Out::Local(tx) };
     lock(&app.online).entry(conn.user.id.clone()).or_default().push(conn.clone());
@@ -94,7 +80,6 @@ pub async fn run(app: Arc<App>, ws: WebSocket, token: Option<String>) {
     });
     conn.send(&ServerMsg::Welcome {
         protocol: PROTOCOL_VERSION,
-        token,
         user: conn.user.info(),
         games: GameKind::available_games().collect(),
     });
@@ -112,6 +97,12 @@ pub async fn run(app: Arc<App>, ws: WebSocket, token: Option<String>) {
         let refusal = match msg {
             Message::Text(text) => {
                 app.metrics.messages_in.fetch_add(1, Relaxed);
+                if !session::is_open(&app, &socket.conn.user) {
+                    // Logged out or ended from the session list: the socket goes too.
+                    let text = "this session has ended: log in again";
+                    socket.conn.send(&ServerMsg::error(ErrorCode::Forbidden, text, None));
+                    break;
+                }
                 if !bucket.take(at) {
                     Some((
                         ErrorCode::RateLimited,
@@ -305,11 +296,7 @@ impl Socket {
                 };
                 let me = self.human();
                 // Seats by lot.
-                let seats = if crate::ids::random_bytes::<1>()[0] & 1 == 0 {
-                    [me, them]
-                } else {
-                    [them, me]
-                };
+                let seats = if crate::ids::coin()? { [me, them] } else { [them, me] };
                 let spec = GameSpec {
                     kind: info.game,
                     options: info.options,
@@ -323,12 +310,13 @@ impl Socket {
                 if Level::new(level).is_none() {
                     return Err((ErrorCode::Invalid, "levels run from 1 to 10".into()));
                 }
+                self.may_start_solo()?;
                 let me = self.human();
-                let seat = seat.unwrap_or(if crate::ids::random_bytes::<1>()[0] & 1 == 0 {
-                    Seat::First
-                } else {
-                    Seat::Second
-                });
+                let seat = match seat {
+                    Some(seat) => seat,
+                    None if crate::ids::coin()? => Seat::First,
+                    None => Seat::Second,
+                };
                 let seats = if seat == Seat::First {
                     [me, SeatSpec::Ai(level)]
                 } else {
@@ -341,6 +329,7 @@ impl Socket {
                 .await?;
             }
             ClientMsg::Hotseat { game, options, clock } => {
+                self.may_start_solo()?;
                 let me = self.human();
                 game::start_game(
                     &app,
@@ -382,6 +371,19 @@ impl Socket {
                 let h = self.handle(&id).await?;
                 h.client(self.conn.clone(), msg, at).await?;
             }
+        }
+        Ok(())
+    }
+
+    /// Refuses a new game against the engine or in hot seat to a user who plays as many
+    /// already (the audit's one session held 190 untimed hot-seat games).
+    fn may_start_solo(&self) -> Result<(), Refusal> {
+        let max = self.app.config.limits.solo_games_per_user;
+        if game::solo_games(&self.app, &self.conn.user.id) >= max {
+            return Err((
+                ErrorCode::LimitReached,
+                format!("at most {max} live games against the engine or in hot seat at once"),
+            ));
         }
         Ok(())
     }

@@ -4,6 +4,8 @@ use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::engines::Engines;
 use crate::game::GameHandle;
+use crate::ids::NoRandom;
+use crate::limits::Limiter;
 use crate::lobby::Lobby;
 use crate::metrics::Metrics;
 use crate::session::UserCtx;
@@ -41,6 +43,8 @@ pub struct App {
     pub online: Mutex<HashMap<String, Vec<Conn>>>,
     /// The other nodes, when this server is one of several (`--redis`).
     pub cluster: OnceLock<Arc<Cluster>>,
+    /// Limits per client.
+    pub limiter: Arc<Limiter>,
     next_conn: AtomicU64,
 }
 
@@ -122,25 +126,25 @@ impl Conn {
 }
 
 impl App {
-    /// A new server state.
-    pub fn new(config: Config, store: Arc<dyn Store>) -> Arc<App> {
+    /// A new server state; fails without the OS random source (no id could be made).
+    pub fn new(config: Config, store: Arc<dyn Store>) -> Result<Arc<App>, NoRandom> {
+        // The high half random: connection ids of two nodes do not meet.
+        let first_conn = u64::from(u32::from_le_bytes(crate::ids::random_bytes::<4>()?)) << 32 | 1;
         let metrics = Arc::new(Metrics::default());
-        Arc::new(App {
+        Ok(Arc::new(App {
             writer: Writer::start(store.clone(), metrics.clone(), config.commit_interval),
             engines: Engines::start(config.engine_threads),
-            config,
             store,
             metrics,
             games: Mutex::new(HashMap::new()),
-            lobby: Lobby::new(),
             sessions: Mutex::new(HashMap::new()),
             online: Mutex::new(HashMap::new()),
             cluster: OnceLock::new(),
-            // The high half random: connection ids of two nodes do not meet.
-            next_conn: AtomicU64::new(
-                u64::from(u32::from_le_bytes(crate::ids::random_bytes::<4>())) << 32 | 1,
-            ),
-        })
+            limiter: Arc::new(Limiter::new(config.limits.clone())),
+            lobby: Lobby::new(config.limits.seeks_per_user),
+            config,
+            next_conn: AtomicU64::new(first_conn),
+        }))
     }
 
     /// A fresh connection id.

@@ -14,7 +14,9 @@ mod rows;
 mod sql;
 
 pub use error::StoreError;
-pub use rows::{ChatRow, EventRow, Finish, GameRow, NewPlayer, ProposalRow, RatingRow, User};
+pub use rows::{
+    ChatRow, EventRow, Finish, GameRow, NewPlayer, ProposalRow, RatingRow, SessionRow, User,
+};
 pub use sql::SqlStore;
 
 use std::future::Future;
@@ -100,12 +102,26 @@ pub trait Store: Send + Sync + 'static {
     fn clear_proposals<'a>(&'a self, game_id: &'a str) -> StoreFuture<'a, ()>;
     /// Creates a user (anonymous when `password_hash` is `None`).
     fn create_user<'a>(&'a self, user: &'a User) -> StoreFuture<'a, ()>;
-    /// A user by name.
+    /// A user by name, regardless of case (names are unique that way).
     fn user_by_name<'a>(&'a self, name: &'a str) -> StoreFuture<'a, Option<User>>;
     /// Links a session token (its hash) to a user.
     fn create_session<'a>(&'a self, token_hash: &'a str, user_id: &'a str) -> StoreFuture<'a, ()>;
     /// The user of a session token hash.
-    fn session_user<'a>(&'a self, token_hash: &'a str) -> StoreFuture<'a, Option<User>>;
+    fn session_user<'a>(&'a self, token_hash: &'a str) -> StoreFuture<'a, Option<User>> {
+        Box::pin(async move { Ok(self.session_of(token_hash).await?.map(|(user, _)| user)) })
+    }
+    /// A session (by its token hash) and its user.
+    fn session_of<'a>(&'a self, token_hash: &'a str)
+    -> StoreFuture<'a, Option<(User, SessionRow)>>;
+    /// A user's sessions, the latest used first.
+    fn user_sessions<'a>(&'a self, user_id: &'a str) -> StoreFuture<'a, Vec<SessionRow>>;
+    /// Notes a session's use at `now_ms` (its expiry slides from there).
+    fn touch_session<'a>(&'a self, token_hash: &'a str, now_ms: i64) -> StoreFuture<'a, ()>;
+    /// Ends the session `token_hash` if it is `user_id`'s; `false` when there was none.
+    fn delete_session<'a>(&'a self, user_id: &'a str, token_hash: &'a str)
+    -> StoreFuture<'a, bool>;
+    /// Ends every session last used before `before_ms` (expired); returns how many.
+    fn delete_sessions_before(&self, before_ms: i64) -> StoreFuture<'_, u64>;
     /// A user's rating in a game.
     fn rating<'a>(&'a self, user_id: &'a str, kind: &'a str) -> StoreFuture<'a, Option<RatingRow>>;
 }

@@ -1,46 +1,64 @@
-//! The schema migrations, embedded in the binary so `cannonade serve` needs no files.
+//! The schema migrations, embedded in the binary so `cannonade serve` needs no files. Every
+//! file of `migrations/` is one (`NNNN_description.sql`), applied in order; the checksums of
+//! files applied before this list was generated are the same, so existing databases stay
+//! valid.
 
-use sqlx::error::BoxDynError;
-use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
-use std::borrow::Cow;
-use std::future::Future;
-use std::pin::Pin;
-
-/// Every migration, in order: (version, description, SQL).
-const MIGRATIONS: &[(i64, &str, &str)] = &[
-    (1, "init", include_str!("../migrations/0001_init.sql")),
-    (2, "user games", include_str!("../migrations/0002_user_games.sql")),
-    (3, "game chat", include_str!("../migrations/0003_game_chat.sql")),
-    (4, "game proposals", include_str!("../migrations/0004_game_proposals.sql")),
-    (5, "store health", include_str!("../migrations/0005_store_health.sql")),
-];
-
-/// The embedded migrations as a sqlx source.
-#[derive(Debug)]
-struct Embedded;
-
-impl MigrationSource<'static> for Embedded {
-    fn resolve(
-        self,
-    ) -> Pin<Box<dyn Future<Output = Result<Vec<Migration>, BoxDynError>> + Send + 'static>> {
-        Box::pin(async {
-            Ok(MIGRATIONS
-                .iter()
-                .map(|&(v, d, sql)| {
-                    Migration::new(
-                        v,
-                        Cow::Borrowed(d),
-                        MigrationType::Simple,
-                        Cow::Borrowed(sql),
-                        false,
-                    )
-                })
-                .collect())
-        })
-    }
-}
+use sqlx::migrate::Migrator;
 
 /// The migrator over the embedded migrations.
-pub(crate) async fn migrator() -> Result<Migrator, sqlx::migrate::MigrateError> {
-    Migrator::new(Embedded).await
+pub(crate) static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
+
+#[cfg(test)]
+mod tests {
+    use super::MIGRATOR;
+    use sqlx::Row;
+    use sqlx::migrate::Migrator;
+
+    /// A database made before names were keyed by case, holding two accounts that differ
+    /// only in case, takes the new migrations: the older keeps its name for every case, the
+    /// younger its exact name.
+    #[tokio::test]
+    async fn a_database_with_case_twins_migrates() {
+        sqlx::any::install_default_drivers();
+        let pool = sqlx::any::AnyPoolOptions::new()
+            .max_connections(1)
+            .connect("sqlite::memory:")
+            .await
+            .unwrap();
+        let before = Migrator {
+            migrations: MIGRATOR.migrations.iter().filter(|m| m.version <= 5).cloned().collect(),
+            ..Migrator::DEFAULT
+        };
+        before.run(&pool).await.unwrap();
+        for (id, name, at) in [("u1", "Bob", 1i64), ("u2", "bob", 2)] {
+            sqlx::query(
+                "INSERT INTO users (id, name, password_hash, created_ms) VALUES ($1, $2, NULL, $3)",
+            )
+            .bind(id)
+            .bind(name)
+            .bind(at)
+            .execute(&pool)
+            .await
+            .unwrap();
+        }
+        MIGRATOR.run(&pool).await.unwrap();
+        let keys: Vec<(String, Option<String>)> =
+            sqlx::query("SELECT id, name_key FROM users ORDER BY id")
+                .fetch_all(&pool)
+                .await
+                .unwrap()
+                .iter()
+                .map(|r| (r.get("id"), r.get("name_key")))
+                .collect();
+        assert_eq!(keys, [("u1".into(), Some("bob".into())), ("u2".into(), None)]);
+    }
+
+    /// The embedded list is every file of `migrations/`, in order, none missing.
+    #[test]
+    fn every_migration_file_is_embedded() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
+        let files = std::fs::read_dir(dir).unwrap().count();
+        let versions: Vec<i64> = MIGRATOR.migrations.iter().map(|m| m.version).collect();
+        assert_eq!(versions, (1..=files as i64).collect::<Vec<_>>());
+    }
 }

@@ -133,3 +133,17 @@ pub struct NewPlayer {
     /// Their session's token hash.
     pub token_hash: String,
 }
+
+/// A session as stored: its token's hash (the id a user revokes it by), its user, and when it
+/// was made and last used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionRow {
+    /// SHA-256 of the token (hex).
+    pub token_hash: String,
+    /// Its user.
+    pub user_id: String,
+    /// Made at (ms since the Unix epoch).
+    pub created_ms: i64,
+    /// Last used at (the expiry counts from here).
+    pub last_ms: i64,
+}

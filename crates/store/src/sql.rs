@@ -1,10 +1,10 @@
 //! The sqlx implementation: one pool of the `Any` driver, so the same queries run on SQLite
 //! and PostgreSQL. Parameters are written `$1`, which both accept.
 
-use crate::migrations::migrator;
+use crate::migrations::MIGRATOR;
 use crate::{
-    ChatRow, Commit, EventRow, Finish, GameRow, NewPlayer, ProposalRow, RatingRow, Store,
-    StoreError, StoreFuture, User,
+    ChatRow, Commit, EventRow, Finish, GameRow, NewPlayer, ProposalRow, RatingRow, SessionRow,
+    Store, StoreError, StoreFuture, User,
 };
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::pool::PoolConnection;
@@ -15,6 +15,9 @@ use std::fmt::Write;
 #[derive(Clone, Debug)]
 pub struct SqlStore {
     pool: AnyPool,
+    /// An in-memory SQLite database, which lives only as long as its one connection: a
+    /// failed write's connection is kept (there is no disk to fill) rather than closed.
+    memory: bool,
 }
 
 /// Most rows per `INSERT` of game events (3 parameters each) or proposals (4): under SQLite's
@@ -47,6 +50,16 @@ fn game_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
         export: row.try_get("export")?,
         created_ms: row.try_get("created_ms")?,
         ended_ms: row.try_get("ended_ms")?,
+    })
+}
+
+fn session_row(row: &AnyRow) -> Result<SessionRow, sqlx::Error> {
+    let created_ms: i64 = row.try_get("session_created_ms")?;
+    Ok(SessionRow {
+        token_hash: row.try_get("token_hash")?,
+        user_id: row.try_get("user_id")?,
+        created_ms,
+        last_ms: row.try_get::<Option<i64>, _>("last_ms")?.unwrap_or(created_ms),
     })
 }
 
@@ -89,8 +102,24 @@ impl SqlStore {
             });
         }
         let pool = options.connect(&url).await?;
-        migrator().await?.run(&pool).await?;
-        Ok(SqlStore { pool })
+        MIGRATOR.run(&pool).await?;
+        Ok(SqlStore { pool, memory })
+    }
+
+    /// A connection whose write failed is closed rather than given back to the pool: SQLite
+    /// keeps a transaction open when its `COMMIT` fails on a full disk, and a pooled connection
+    /// with an open transaction would take every later write into a transaction that never
+    /// commits (acknowledged, yet lost) and hold the write lock from every other connection.
+    /// Closing it rolls the transaction back; the pool opens a fresh one.
+    async fn discard_on_error<T>(
+        &self,
+        conn: PoolConnection<Any>,
+        result: Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        if result.is_err() && !self.memory {
+            let _ = conn.close().await;
+        }
+        result
     }
 
     async fn create_game_inner(
@@ -100,7 +129,7 @@ impl SqlStore {
     ) -> Result<(), StoreError> {
         let mut conn = self.pool.acquire().await?;
         let result = create_game_on(&mut conn, g, new_players).await;
-        discard_on_error(conn, result).await
+        self.discard_on_error(conn, result).await
     }
 
     async fn commit_inner(&self, batch: Commit<'_>) -> Result<(), StoreError> {
@@ -109,19 +138,19 @@ impl SqlStore {
         }
         let mut conn = self.pool.acquire().await?;
         let result = commit_on(&mut conn, batch).await;
-        discard_on_error(conn, result).await
+        self.discard_on_error(conn, result).await
     }
 
     async fn probe_inner(&self) -> Result<(), StoreError> {
         let mut conn = self.pool.acquire().await?;
         let result = probe_on(&mut conn).await;
-        discard_on_error(conn, result).await
+        self.discard_on_error(conn, result).await
     }
 
     async fn finish_inner(&self, f: &Finish) -> Result<(), StoreError> {
         let mut conn = self.pool.acquire().await?;
         let result = finish_on(&mut conn, f).await;
-        discard_on_error(conn, result).await
+        self.discard_on_error(conn, result).await
     }
 
     async fn game_inner(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
@@ -223,12 +252,19 @@ impl SqlStore {
     }
 
     async fn user_by_name_inner(&self, name: &str) -> Result<Option<User>, StoreError> {
-        let row =
-            sqlx::query("SELECT id, name, password_hash, created_ms FROM users WHERE name = $1")
-                .bind(name)
-                .fetch_optional(&self.pool)
-                .await?;
-        Ok(row.as_ref().map(user_row).transpose()?)
+        // By the case-blind key; an account older than the key that differs from another
+        // only in case has none and is found by its exact name.
+        let rows = sqlx::query(
+            "SELECT id, name, password_hash, created_ms, name_key FROM users \
+             WHERE name_key = $1 OR (name_key IS NULL AND name = $2)",
+        )
+        .bind(name.to_lowercase())
+        .bind(name)
+        .fetch_all(&self.pool)
+        .await?;
+        let keyed = |r: &&AnyRow| r.try_get::<Option<String>, _>("name_key").ok().flatten();
+        let row = rows.iter().find(|r| keyed(r).is_some()).or(rows.first());
+        Ok(row.map(user_row).transpose()?)
     }
 
     async fn create_session_inner(
@@ -239,15 +275,63 @@ impl SqlStore {
         insert_session(&mut *self.pool.acquire().await?, token_hash, user_id).await
     }
 
-    async fn session_user_inner(&self, token_hash: &str) -> Result<Option<User>, StoreError> {
+    async fn session_of_inner(
+        &self,
+        token_hash: &str,
+    ) -> Result<Option<(User, SessionRow)>, StoreError> {
         let row = sqlx::query(
-            "SELECT u.id, u.name, u.password_hash, u.created_ms FROM sessions s \
+            "SELECT u.id, u.name, u.password_hash, u.created_ms, s.token_hash, s.user_id, \
+             s.created_ms AS session_created_ms, s.last_ms FROM sessions s \
              JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1",
         )
         .bind(token_hash)
         .fetch_optional(&self.pool)
         .await?;
-        Ok(row.as_ref().map(user_row).transpose()?)
+        Ok(row
+            .as_ref()
+            .map(|r| Ok::<_, sqlx::Error>((user_row(r)?, session_row(r)?)))
+            .transpose()?)
+    }
+
+    async fn user_sessions_inner(&self, user_id: &str) -> Result<Vec<SessionRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT token_hash, user_id, created_ms AS session_created_ms, last_ms FROM sessions \
+             WHERE user_id = $1 ORDER BY last_ms DESC",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(session_row).collect::<Result<Vec<_>, _>>()?)
+    }
+
+    async fn touch_session_inner(&self, token_hash: &str, now_ms: i64) -> Result<(), StoreError> {
+        sqlx::query("UPDATE sessions SET last_ms = $1 WHERE token_hash = $2")
+            .bind(now_ms)
+            .bind(token_hash)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn delete_session_inner(
+        &self,
+        user_id: &str,
+        token_hash: &str,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query("DELETE FROM sessions WHERE token_hash = $1 AND user_id = $2")
+            .bind(token_hash)
+            .bind(user_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    async fn delete_sessions_before_inner(&self, before_ms: i64) -> Result<u64, StoreError> {
+        let done = sqlx::query("DELETE FROM sessions WHERE last_ms < $1")
+            .bind(before_ms)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
     }
 
     async fn rating_inner(
@@ -313,18 +397,25 @@ fn insert_many(table: &str, rows: usize, columns: usize) -> String {
 /// spectators).
 async fn insert_players(conn: &mut AnyConnection, players: &[NewPlayer]) -> Result<(), StoreError> {
     for chunk in chunks(players, PLAYERS_PER_INSERT) {
-        let sql = insert_many("users (id, name, password_hash, created_ms)", chunk.len(), 4);
+        let sql =
+            insert_many("users (id, name, password_hash, created_ms, name_key)", chunk.len(), 5);
         let mut query = sqlx::query(&sql);
         for p in chunk {
             let u = &p.user;
-            query = query.bind(&u.id).bind(&u.name).bind(&u.password_hash).bind(u.created_ms);
+            query = query
+                .bind(&u.id)
+                .bind(&u.name)
+                .bind(&u.password_hash)
+                .bind(u.created_ms)
+                .bind(u.name.to_lowercase());
         }
         query.execute(&mut *conn).await?;
-        let sql = insert_many("sessions (token_hash, user_id, created_ms)", chunk.len(), 3);
+        let sql =
+            insert_many("sessions (token_hash, user_id, created_ms, last_ms)", chunk.len(), 4);
         let mut query = sqlx::query(&sql);
         let now = now_ms();
         for p in chunk {
-            query = query.bind(&p.token_hash).bind(&p.user.id).bind(now);
+            query = query.bind(&p.token_hash).bind(&p.user.id).bind(now).bind(now);
         }
         query.execute(&mut *conn).await?;
     }
@@ -332,29 +423,18 @@ async fn insert_players(conn: &mut AnyConnection, players: &[NewPlayer]) -> Resu
 }
 
 async fn insert_user(conn: &mut AnyConnection, u: &User) -> Result<(), StoreError> {
-    sqlx::query("INSERT INTO users (id, name, password_hash, created_ms) VALUES ($1, $2, $3, $4)")
-        .bind(&u.id)
-        .bind(&u.name)
-        .bind(&u.password_hash)
-        .bind(u.created_ms)
-        .execute(conn)
-        .await?;
+    sqlx::query(
+        "INSERT INTO users (id, name, password_hash, created_ms, name_key) \
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(&u.id)
+    .bind(&u.name)
+    .bind(&u.password_hash)
+    .bind(u.created_ms)
+    .bind(u.name.to_lowercase())
+    .execute(conn)
+    .await?;
     Ok(())
-}
-
-/// A connection whose write failed is closed rather than given back to the pool: SQLite
-/// keeps a transaction open when its `COMMIT` fails on a full disk, and a pooled connection
-/// with an open transaction would take every later write into a transaction that never
-/// commits (acknowledged, yet lost) and hold the write lock from every other connection.
-/// Closing it rolls the transaction back; the pool opens a fresh one.
-async fn discard_on_error<T>(
-    conn: PoolConnection<Any>,
-    result: Result<T, StoreError>,
-) -> Result<T, StoreError> {
-    if result.is_err() {
-        let _ = conn.close().await;
-    }
-    result
 }
 
 async fn create_game_on(
@@ -496,12 +576,16 @@ async fn insert_session(
     token_hash: &str,
     user_id: &str,
 ) -> Result<(), StoreError> {
-    sqlx::query("INSERT INTO sessions (token_hash, user_id, created_ms) VALUES ($1, $2, $3)")
-        .bind(token_hash)
-        .bind(user_id)
-        .bind(now_ms())
-        .execute(conn)
-        .await?;
+    let now = now_ms();
+    sqlx::query(
+        "INSERT INTO sessions (token_hash, user_id, created_ms, last_ms) VALUES ($1, $2, $3, $4)",
+    )
+    .bind(token_hash)
+    .bind(user_id)
+    .bind(now)
+    .bind(now)
+    .execute(conn)
+    .await?;
     Ok(())
 }
 
@@ -560,8 +644,27 @@ impl Store for SqlStore {
     fn create_session<'a>(&'a self, token_hash: &'a str, user_id: &'a str) -> StoreFuture<'a, ()> {
         Box::pin(self.create_session_inner(token_hash, user_id))
     }
-    fn session_user<'a>(&'a self, token_hash: &'a str) -> StoreFuture<'a, Option<User>> {
-        Box::pin(self.session_user_inner(token_hash))
+    fn session_of<'a>(
+        &'a self,
+        token_hash: &'a str,
+    ) -> StoreFuture<'a, Option<(User, SessionRow)>> {
+        Box::pin(self.session_of_inner(token_hash))
+    }
+    fn user_sessions<'a>(&'a self, user_id: &'a str) -> StoreFuture<'a, Vec<SessionRow>> {
+        Box::pin(self.user_sessions_inner(user_id))
+    }
+    fn touch_session<'a>(&'a self, token_hash: &'a str, now_ms: i64) -> StoreFuture<'a, ()> {
+        Box::pin(self.touch_session_inner(token_hash, now_ms))
+    }
+    fn delete_session<'a>(
+        &'a self,
+        user_id: &'a str,
+        token_hash: &'a str,
+    ) -> StoreFuture<'a, bool> {
+        Box::pin(self.delete_session_inner(user_id, token_hash))
+    }
+    fn delete_sessions_before(&self, before_ms: i64) -> StoreFuture<'_, u64> {
+        Box::pin(self.delete_sessions_before_inner(before_ms))
     }
     fn rating<'a>(&'a self, user_id: &'a str, kind: &'a str) -> StoreFuture<'a, Option<RatingRow>> {
         Box::pin(self.rating_inner(user_id, kind))

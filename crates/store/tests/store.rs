@@ -41,6 +41,8 @@ async fn contract(store: &dyn Store, prefix: &str) {
     assert_eq!(store.session_user(&format!("{prefix}tok")).await.unwrap(), Some(user.clone()));
     assert_eq!(store.user_by_name(&user.name).await.unwrap(), Some(user.clone()));
     assert_eq!(store.session_user("nope").await.unwrap(), None);
+    names_are_unique_regardless_of_case(store, &user).await;
+    sessions_are_listed_touched_and_ended(store, prefix, &user).await;
 
     let g = game(prefix);
     store.create_game(&g, &[]).await.unwrap();
@@ -240,4 +242,34 @@ async fn scratch_database(url: &str, name: &str) -> (String, impl Future<Output 
         let sql = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
         sqlx::query(&sql).execute(&mut admin).await.unwrap();
     })
+}
+
+/// Another user whose name differs only in case is refused; a lookup in any case finds the
+/// one user.
+async fn names_are_unique_regardless_of_case(store: &dyn Store, user: &User) {
+    let twin =
+        User { id: format!("{}-twin", user.id), name: user.name.to_uppercase(), ..user.clone() };
+    assert!(store.create_user(&twin).await.is_err(), "{} after {}", twin.name, user.name);
+    assert_eq!(store.user_by_name(&twin.name).await.unwrap(), Some(user.clone()));
+}
+
+/// A user's sessions are listed with their last use; a touch moves it; a session is ended
+/// only by its own user; expired ones are swept.
+async fn sessions_are_listed_touched_and_ended(store: &dyn Store, prefix: &str, user: &User) {
+    let (tok, other) = (format!("{prefix}tok"), format!("{prefix}tok2"));
+    store.create_session(&other, &user.id).await.unwrap();
+    let list = store.user_sessions(&user.id).await.unwrap();
+    assert_eq!(list.len(), 2);
+    assert!(list.iter().all(|s| s.user_id == user.id && s.last_ms >= s.created_ms));
+    store.touch_session(&tok, i64::MAX / 2).await.unwrap();
+    let (found, row) = store.session_of(&tok).await.unwrap().unwrap();
+    assert_eq!((found, row.last_ms), (user.clone(), i64::MAX / 2));
+    assert!(!store.delete_session("someone-else", &other).await.unwrap());
+    assert!(store.delete_session(&user.id, &other).await.unwrap());
+    assert_eq!(store.session_user(&other).await.unwrap(), None);
+    store.create_session(&other, &user.id).await.unwrap();
+    // Everything not touched into the far future is older than this.
+    assert!(store.delete_sessions_before(i64::MAX / 4).await.unwrap() >= 1);
+    assert_eq!(store.session_user(&other).await.unwrap(), None);
+    assert_eq!(store.session_user(&tok).await.unwrap(), Some(user.clone()));
 }

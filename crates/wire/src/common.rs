@@ -341,6 +341,11 @@ pub enum ErrorCode {
     Invalid,
     /// The store failed: nothing was changed.
     Storage,
+    /// The user holds as many live games, seeks or sockets as one may: finish or cancel
+    /// one first (the text says which limit).
+    LimitReached,
+    /// The server failed; the text carries an error id to quote (the log has the rest).
+    Internal,
 }
 
 #[cfg(test)]

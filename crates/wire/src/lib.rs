@@ -27,6 +27,7 @@ mod event;
 mod geometry;
 mod position;
 mod server;
+mod session_cookie;
 
 pub use client::ClientMsg;
 pub use common::{
@@ -40,10 +41,13 @@ pub use server::{
     ChatLine, GameSummary, PastGame, Positions, Reveal, Score, SeekInfo, ServerMsg, Snapshot,
     TallyEntry,
 };
+pub use session_cookie::{
+    SESSION_COOKIE, session_cookie_header, session_from_set_cookie, session_from_set_cookies,
+};
 
 /// The protocol version announced in [`ServerMsg::Welcome`]; it changes when a message changes
 /// incompatibly.
-pub const PROTOCOL_VERSION: u32 = 3;
+pub const PROTOCOL_VERSION: u32 = 4;
 
 /// The largest text frame a client may send, in bytes. Larger frames get an
 /// [`ErrorCode::TooLarge`] error and are not read.

@@ -145,14 +145,13 @@ pub struct Positions {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "t", rename_all = "snake_case")]
 pub enum ServerMsg {
-    /// The first message on every socket: the protocol version and the session. A client
-    /// without a session token gets a new anonymous one here and should keep it (cookie
-    /// `cannonade_session` or `?token=` on the next connection).
+    /// The first message on every socket: the protocol version and who the session is. The
+    /// session comes with the upgrade request (cookie `cannonade_session`); a client without
+    /// one gets a new anonymous session in the upgrade's answer (`Set-Cookie`). The token is
+    /// never in a message.
     Welcome {
         /// [`crate::PROTOCOL_VERSION`].
         protocol: u32,
-        /// The session token.
-        token: String,
         /// Who this session is.
         user: UserInfo,
         /// The games this server plays (a seek for another is refused).

@@ -282,13 +282,12 @@ function pastScreen() {
         : h('p', {}, t('past.none')),
     );
   };
-  // The session's token is known (and current) once the socket has its welcome.
+  // The session's cookie is set (and current) once the socket has its welcome.
   let asked = false;
   const load = () => {
     if (asked || gone) return;
     asked = true;
-    const token = localStorage.getItem('cannonade_token');
-    fetch('/api/my-games', { headers: token ? { Authorization: `Bearer ${token}` } : {} })
+    fetch('/api/my-games', { credentials: 'same-origin' })
       .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
       .then((/** @type {{games: import('./types.js').PastGameInfo[]}} */ body) => {
         if (gone) return;

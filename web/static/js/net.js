@@ -6,7 +6,17 @@
 /** @typedef {import('./types.js').ClientMsg} ClientMsg */
 /** @typedef {import('./types.js').UserInfo} UserInfo */
 
-const TOKEN_KEY = 'cannonade_token';
+// Where earlier versions kept the session token. The session is now the server's HTTP-only
+// cookie (set on the socket's upgrade), never in the socket's URL or readable here; a token
+// left from before becomes the cookie once, so nobody loses their games.
+const OLD_TOKEN_KEY = 'cannonade_token';
+
+function adoptOldToken() {
+  const token = localStorage.getItem(OLD_TOKEN_KEY);
+  if (token === null) return;
+  localStorage.removeItem(OLD_TOKEN_KEY);
+  if (/^[0-9a-f]{64}$/.test(token)) document.cookie = `cannonade_session=${token}; path=/; samesite=lax`;
+}
 
 /** @typedef {'connecting'|'open'|'reconnecting'} NetStatus */
 
@@ -35,9 +45,8 @@ export class Net {
   }
 
   connect() {
-    const token = localStorage.getItem(TOKEN_KEY);
-    const url = token ? `${this.url}?token=${encodeURIComponent(token)}` : this.url;
-    const ws = new WebSocket(url);
+    adoptOldToken();
+    const ws = new WebSocket(this.url);
     this.ws = ws;
     ws.addEventListener('open', () => {
       this.attempt = 0;
@@ -53,7 +62,6 @@ export class Net {
         return;
       }
       if (msg.t === 'welcome') {
-        localStorage.setItem(TOKEN_KEY, msg.token);
         this.user = msg.user;
         this.setStatus('open');
         for (const again of this.resubscribers) for (const m of again()) this.send(m);

@@ -101,7 +101,7 @@
 /** @typedef {{id: string, by: string, game: GameKind, options: string, clock: TimeControl, rated: boolean}} SeekInfo */
 /** @typedef {{id: string, game: GameKind, players: [string, string], moves: number, spectators: number}} GameSummary */
 /**
- * @typedef {{t: 'welcome', protocol: number, token: string, user: UserInfo, games: GameKind[]}
+ * @typedef {{t: 'welcome', protocol: number, user: UserInfo, games: GameKind[]}
  *   | {t: 'pong', n: number}
  *   | {t: 'error', code: string, message: string, game?: string}
  *   | {t: 'lobby', seeks: SeekInfo[], games: GameSummary[], live: number}

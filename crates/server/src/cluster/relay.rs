@@ -243,7 +243,9 @@ impl Relay {
         let every = self.cluster.lease / 2;
         let mut check = tokio::time::interval_at(
             Instant::now()
-                + every.mul_f64(0.5 + f64::from(crate::ids::random_bytes::<1>()[0]) / 512.0),
+                + every.mul_f64(
+                    0.5 + f64::from(crate::ids::random_bytes::<1>().unwrap_or([128])[0]) / 512.0,
+                ),
             every,
         );
         let mut idle_since = Some(Instant::now());

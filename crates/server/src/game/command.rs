@@ -91,6 +91,13 @@ pub enum Command {
         /// Now.
         at: Ms,
     },
+    /// Nobody has touched the game for a long while (the shell's
+    /// [`crate::limits::Limits::untimed_idle`]): an untimed game ends, called off, rather than
+    /// live for ever; a timed one has its clocks for that.
+    Idle {
+        /// Now.
+        at: Ms,
+    },
     /// The engine's move for `ply` (`None`: it found none).
     Ai {
         /// The ply searched.

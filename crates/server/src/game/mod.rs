@@ -46,6 +46,9 @@ pub struct Summary {
     pub over: AtomicBool,
     /// The game runs on another node; this node only relays it (not listed as its own).
     pub relayed: bool,
+    /// The user playing alone (against the engine, or both seats in hot seat): such games
+    /// count against [`crate::limits::Limits::solo_games_per_user`].
+    pub solo: Option<String>,
 }
 
 impl Summary {
@@ -58,8 +61,31 @@ impl Summary {
             spectators: Default::default(),
             over: Default::default(),
             relayed,
+            solo: None,
         }
     }
+}
+
+/// The user playing alone in a game seating `users` with engine levels `ai`: the human of a
+/// game against the engine, or the one user in both seats.
+pub fn solo_player(users: &[Option<String>; 2], ai: &[Option<i64>; 2]) -> Option<String> {
+    match (users, ai) {
+        ([Some(a), Some(b)], _) if a == b => Some(a.clone()),
+        ([Some(a), None], [None, Some(_)]) | ([None, Some(a)], [Some(_), None]) => Some(a.clone()),
+        _ => None,
+    }
+}
+
+/// How many live games of this node `user` plays alone.
+pub fn solo_games(app: &App, user: &str) -> usize {
+    lock(&app.games)
+        .values()
+        .filter(|h| {
+            h.summary.solo.as_deref() == Some(user)
+                && !h.summary.over.load(std::sync::atomic::Ordering::Relaxed)
+                && !h.tx.is_closed()
+        })
+        .count()
 }
 
 /// The role of `user` in a game whose seats hold `users`.
@@ -224,7 +250,7 @@ pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusa
     let (u0, n0, a0) = seat(&spec.seats[0]);
     let (u1, n1, a1) = seat(&spec.seats[1]);
     let row = GameRow {
-        id: ids::short_id(),
+        id: ids::short_id()?,
         kind: spec.kind.name().to_string(),
         options: options.options_text(),
         start_fen: start.fen(),

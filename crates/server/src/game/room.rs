@@ -366,6 +366,15 @@ impl GameRoom {
                 Some(expired) => Ok(self.time_out(expired, *at)),
                 None => Ok(Decision::nothing()),
             },
+            Command::Idle { at } => {
+                if self.result.is_some() {
+                    return refuse(ErrorCode::GameOver, "the game is over");
+                }
+                if !self.setup.tc.untimed() {
+                    return refuse(ErrorCode::Invalid, "a timed game ends by its clocks");
+                }
+                Ok(self.end(None, "aborted", *at))
+            }
             Command::RematchCreated { game } => {
                 Ok(Decision::game(StoredEvent::Rematch { game: game.clone() }))
             }

@@ -102,6 +102,23 @@ fn a_move_after_the_flag_ends_the_game_on_time_and_is_refused() {
     assert_eq!((result.winner, result.reason.as_str()), (Some(Seat::First), "time"));
 }
 
+/// An untimed game left alone ends, called off and won by nobody; a timed one does not
+/// (its clocks end it), and an ended one accepts nothing.
+#[test]
+fn an_idle_untimed_game_is_called_off() {
+    let untimed = TimeControl { initial_ms: 0, increment_ms: 0 };
+    let mut r = GameRoom::new(setup(GameKind::Xiangqi, untimed)).unwrap();
+    run(&mut r, mv(FIRST, 0, "h2e2", 0), 0).unwrap();
+    run(&mut r, mv(SECOND, 1, "h9g7", 10), 10).unwrap();
+    run(&mut r, Command::Idle { at: 20 }, 20).unwrap();
+    let result = r.result().unwrap();
+    assert_eq!((result.winner, result.reason.as_str()), (None, "aborted"));
+    assert_eq!(code(run(&mut r, Command::Idle { at: 30 }, 30)), ErrorCode::GameOver);
+    let mut timed = room(GameKind::Xiangqi);
+    assert_eq!(code(run(&mut timed, Command::Idle { at: 0 }, 0)), ErrorCode::Invalid);
+    assert!(timed.result().is_none());
+}
+
 #[test]
 fn a_tick_past_the_deadline_ends_the_game() {
     let mut r = room(GameKind::Xiangqi);
@@ -308,6 +325,7 @@ fn command(room: &GameRoom, s: &Step, at: Ms) -> Command {
         7 => Command::Offer { user, kind, at },
         8 => Command::Accept { user, kind, at },
         9 => Command::Chat { name: user.clone(), user, text: format!("line {}", s.pick) },
+        10 if s.pick.is_multiple_of(5) => Command::Idle { at },
         10 => Command::Tick { at },
         _ => match s.pick % 3 {
             0 => Command::Resign { user, at },

@@ -95,6 +95,9 @@ pub struct Shell {
     ai_stop: Arc<AtomicBool>,
     summary: Arc<Summary>,
     idle_since: Option<Instant>,
+    /// When a client last asked anything of the game (an untimed game nobody touches for
+    /// [`crate::limits::Limits::untimed_idle`] ends).
+    touched: Instant,
     self_tx: Option<mpsc::WeakSender<Cmd>>,
     /// This node lost the game's lease: the shell ends after the current command.
     handed_over: bool,
@@ -212,7 +215,8 @@ impl Shell {
             );
         }
         let names = [row.names[0].clone(), row.names[1].clone()];
-        let summary = Arc::new(Summary::new(kind, names, false));
+        let solo = super::solo_player(&row.users, &row.ai);
+        let summary = Arc::new(Summary { solo, ..Summary::new(kind, names, false) });
         summary.moves.store(room.moves().len() as u32, Relaxed);
         summary.over.store(room.result().is_some(), Relaxed);
         let offline_since =
@@ -235,6 +239,7 @@ impl Shell {
             ai_stop: Arc::new(AtomicBool::new(false)),
             summary,
             idle_since: None,
+            touched: Instant::now(),
             self_tx: None,
             handed_over: false,
         };
@@ -279,6 +284,8 @@ impl Shell {
                 (true, true, Some(t)) => Some(t + self.app.config.linger),
                 _ => None,
             };
+            let untouched = (self.room.result().is_none() && self.room.setup().tc.untimed())
+                .then(|| self.touched + self.app.config.limits.untimed_idle);
             tokio::select! {
                 biased;
                 cmd = rx.recv() => match cmd {
@@ -297,6 +304,7 @@ impl Shell {
                     None => break,
                 },
                 _ = wait(self.flush_at) => self.flush(),
+                _ = wait(untouched) => self.on_untouched().await,
                 _ = wait(linger) => break,
             }
             if self.handed_over {
@@ -330,6 +338,7 @@ impl Shell {
                 let _ = reply.send(self.positions());
             }
             Cmd::Client { conn, msg, at } => {
+                self.touched = Instant::now();
                 if let Err((code, text)) = self.client(&conn, msg, ms(at)).await {
                     self.app.count_error();
                     conn.send(&ServerMsg::error(code, text, Some(self.room.id())));
@@ -926,6 +935,22 @@ impl Shell {
             if self.room.proposals().is_current(&conn.user.id, ply, &mv) {
                 conn.send(&ServerMsg::ProposalOk { game: self.room.id().to_string(), ply, mv });
             }
+        }
+    }
+
+    /// Nobody touched this untimed game for a long while: it ends.
+    async fn on_untouched(&mut self) {
+        let at = self.now();
+        // Whatever happens, the next try is a whole while away (a store that is down
+        // must not make this spin).
+        self.touched = Instant::now();
+        match self.room.decide(&Command::Idle { at }) {
+            Ok(d) => {
+                if let Err((_, e)) = self.carry_out(d, None).await {
+                    tracing::warn!(game = %self.id(), "an idle game could not be ended: {e}");
+                }
+            }
+            Err((_, e)) => tracing::warn!(game = %self.id(), "idle: {e}"),
         }
     }
 

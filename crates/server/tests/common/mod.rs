@@ -18,7 +18,8 @@ pub async fn server(config: Config) -> (SocketAddr, Arc<App>) {
     (addr, app)
 }
 
-/// Test settings: in-memory SQLite, a short grace period.
+/// Test settings: in-memory SQLite, a short grace period, and room for the many sockets
+/// and sessions a test opens from one address (the tests of those limits set their own).
 pub fn config() -> Config {
     Config {
         db: "sqlite::memory:".into(),
@@ -26,6 +27,14 @@ pub fn config() -> Config {
         ai_max_nodes: 20_000,
         ai_max_time: Duration::from_millis(300),
         ai_pacing: false,
+        limits: cannonade_server::limits::Limits {
+            anonymous_sessions_per_address: cannonade_server::limits::Rate {
+                burst: 10_000,
+                every: Duration::from_millis(1),
+            },
+            connections_per_address: 10_000,
+            ..Default::default()
+        },
         ..Config::default()
     }
 }
@@ -39,18 +48,13 @@ pub struct Client {
 }
 
 impl Client {
+    /// A socket in the session `token` (the cookie, as a browser sends it), or in a new
+    /// anonymous one whose token the upgrade's answer sets as a cookie.
     pub async fn connect(addr: SocketAddr, token: Option<&str>) -> Client {
-        let url = match token {
-            Some(t) => format!("ws://{addr}/ws?token={t}"),
-            None => format!("ws://{addr}/ws"),
-        };
-        let (ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
-        let mut c = Client { ws, frames: Vec::new(), token: String::new(), user_id: String::new() };
+        let (ws, token) = upgrade(addr, token, None).await.unwrap_or_else(|e| panic!("{e}"));
+        let mut c = Client { ws, frames: Vec::new(), token, user_id: String::new() };
         match c.recv().await {
-            ServerMsg::Welcome { token, user, .. } => {
-                c.token = token;
-                c.user_id = user.id;
-            }
+            ServerMsg::Welcome { user, .. } => c.user_id = user.id,
             other => panic!("expected welcome, got {other:?}"),
         }
         c
@@ -169,6 +173,39 @@ impl Client {
 
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;
+    }
+}
+
+/// The session token a response sets as its cookie.
+pub fn set_cookie_token(headers: &axum::http::HeaderMap) -> Option<String> {
+    let values = headers.get_all("set-cookie").iter().filter_map(|v| v.to_str().ok());
+    cannonade_wire::session_from_set_cookies(values).map(str::to_string)
+}
+
+/// Opens a websocket with the session cookie `token` and an `Origin` header: the socket and
+/// the session's token (the cookie set in the answer, or the one sent), or the refusal's
+/// HTTP status.
+pub async fn upgrade(
+    addr: SocketAddr,
+    token: Option<&str>,
+    origin: Option<&str>,
+) -> Result<(WebSocketStream<MaybeTlsStream<TcpStream>>, String), u16> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = format!("ws://{addr}/ws").into_client_request().unwrap();
+    if let Some(t) = token {
+        let cookie = cannonade_wire::session_cookie_header(t);
+        req.headers_mut().insert("cookie", cookie.parse().unwrap());
+    }
+    if let Some(o) = origin {
+        req.headers_mut().insert("origin", o.parse().unwrap());
+    }
+    match tokio_tungstenite::connect_async(req).await {
+        Ok((ws, res)) => {
+            let set = set_cookie_token(res.headers());
+            Ok((ws, set.or(token.map(str::to_string)).unwrap_or_default()))
+        }
+        Err(tokio_tungstenite::tungstenite::Error::Http(res)) => Err(res.status().as_u16()),
+        Err(e) => panic!("{e}"),
     }
 }
 

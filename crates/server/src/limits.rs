@@ -1,0 +1,205 @@
+//! Limits per client: how often one address or one name may try a password, how many
+//! anonymous sessions an address may open, how many connections it may hold, how many
+//! password hashes run at once, how many live games a user may keep. The rates are
+//! `governor`'s keyed GCRA limiters, the one limiter the server's limits are built on.
+
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota};
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// A rate: bursts of `burst`, then one every `every`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rate {
+    /// What may come at once.
+    pub burst: u32,
+    /// Then one per this long.
+    pub every: Duration,
+}
+
+impl Rate {
+    fn quota(self) -> Quota {
+        let burst = NonZeroU32::new(self.burst).unwrap_or(NonZeroU32::MIN);
+        Quota::with_period(self.every.max(Duration::from_nanos(1)))
+            .unwrap_or_else(|| Quota::per_second(NonZeroU32::MIN))
+            .allow_burst(burst)
+    }
+}
+
+/// The limits' settings ([`Limits::default`] is what `cannonade serve` uses).
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Logins and registrations per address.
+    pub logins_per_address: Rate,
+    /// Logins and registrations per name (regardless of case).
+    pub logins_per_name: Rate,
+    /// Password hashes (Argon2: tens of milliseconds and 19 MiB each) running at once; more
+    /// wait their turn, up to [`Limits::hash_wait`].
+    pub password_hashes: usize,
+    /// How long a login waits for a hash slot before it is refused.
+    pub hash_wait: Duration,
+    /// New anonymous sessions per address.
+    pub anonymous_sessions_per_address: Rate,
+    /// Open connections (HTTP and websockets) per address.
+    pub connections_per_address: usize,
+    /// Live games against the engine or in hot seat per user (games between two people are
+    /// bounded by the seeks they come from).
+    pub solo_games_per_user: usize,
+    /// Open seeks and invites per user.
+    pub seeks_per_user: usize,
+    /// An untimed game that nobody touches for this long ends (aborted).
+    pub untimed_idle: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            // A person mistyping a password a few times goes on; a script gets one try per
+            // 20 s a name and one per 3 s an address (the audit's 60 tries in 1.3 s).
+            logins_per_address: Rate { burst: 20, every: Duration::from_secs(3) },
+            logins_per_name: Rate { burst: 5, every: Duration::from_secs(20) },
+            password_hashes: std::thread::available_parallelism().map_or(2, |n| n.get().max(2)),
+            hash_wait: Duration::from_secs(5),
+            // A household behind one address opens a few tabs; a script opening thousands
+            // of sessions to multiply the per-user caps gets one a second.
+            anonymous_sessions_per_address: Rate { burst: 30, every: Duration::from_secs(1) },
+            connections_per_address: 64,
+            solo_games_per_user: 5,
+            seeks_per_user: 10,
+            untimed_idle: Duration::from_secs(24 * 3600),
+        }
+    }
+}
+
+/// A request over a rate: when it may be tried again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooSoon(pub Duration);
+
+impl std::fmt::Display for TooSoon {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "too many attempts: try again in {} s", self.0.as_secs().max(1))
+    }
+}
+
+impl std::error::Error for TooSoon {}
+
+/// The limits at run time.
+pub struct Limiter {
+    /// The settings.
+    pub limits: Limits,
+    logins_by_address: DefaultKeyedRateLimiter<IpAddr>,
+    logins_by_name: DefaultKeyedRateLimiter<String>,
+    anonymous: DefaultKeyedRateLimiter<IpAddr>,
+    /// Password hashes running.
+    pub hashes: tokio::sync::Semaphore,
+    connections: Mutex<HashMap<IpAddr, usize>>,
+}
+
+fn check<K: std::hash::Hash + Eq + Clone>(
+    limiter: &DefaultKeyedRateLimiter<K>,
+    key: &K,
+) -> Result<(), TooSoon> {
+    limiter.check_key(key).map_err(|not| TooSoon(not.wait_time_from(DefaultClock::default().now())))
+}
+
+impl Limiter {
+    /// Limiters for `limits`.
+    pub fn new(limits: Limits) -> Limiter {
+        Limiter {
+            logins_by_address: DefaultKeyedRateLimiter::keyed(limits.logins_per_address.quota()),
+            logins_by_name: DefaultKeyedRateLimiter::keyed(limits.logins_per_name.quota()),
+            anonymous: DefaultKeyedRateLimiter::keyed(
+                limits.anonymous_sessions_per_address.quota(),
+            ),
+            hashes: tokio::sync::Semaphore::new(limits.password_hashes.max(1)),
+            connections: Mutex::new(HashMap::new()),
+            limits,
+        }
+    }
+
+    /// Counts a login or registration attempt of `name` from `addr`.
+    pub fn login(&self, addr: IpAddr, name: &str) -> Result<(), TooSoon> {
+        check(&self.logins_by_address, &addr)?;
+        check(&self.logins_by_name, &name.to_ascii_lowercase())
+    }
+
+    /// Counts a new anonymous session from `addr`.
+    pub fn anonymous_session(&self, addr: IpAddr) -> Result<(), TooSoon> {
+        check(&self.anonymous, &addr)
+    }
+
+    /// Opens a connection from `addr` if it holds fewer than the limit; the guard closes
+    /// it.
+    pub fn connect(self: &std::sync::Arc<Self>, addr: IpAddr) -> Option<ConnectionGuard> {
+        let mut open = crate::state::lock(&self.connections);
+        let n = open.entry(addr).or_default();
+        if *n >= self.limits.connections_per_address {
+            return None;
+        }
+        *n += 1;
+        Some(ConnectionGuard { limiter: self.clone(), addr })
+    }
+
+    /// Forgets the rates of keys not seen for a while (the maps would grow with every
+    /// address and name ever seen).
+    pub fn sweep(&self) {
+        self.logins_by_address.retain_recent();
+        self.logins_by_name.retain_recent();
+        self.anonymous.retain_recent();
+    }
+}
+
+/// One open connection of an address; dropping it closes it.
+pub struct ConnectionGuard {
+    limiter: std::sync::Arc<Limiter>,
+    addr: IpAddr,
+}
+
+impl Drop for ConnectionGuard {
+    fn drop(&mut self) {
+        let mut open = crate::state::lock(&self.limiter.connections);
+        if let Some(n) = open.get_mut(&self.addr) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.addr);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    /// A burst passes, the next is refused with a wait, and other keys are not touched.
+    #[test]
+    fn rates_are_per_key() {
+        let limits = Limits {
+            logins_per_address: Rate { burst: 3, every: Duration::from_secs(60) },
+            logins_per_name: Rate { burst: 2, every: Duration::from_secs(60) },
+            ..Limits::default()
+        };
+        let l = Limiter::new(limits);
+        let (a, b) = (IpAddr::from([10, 0, 0, 1]), IpAddr::from([10, 0, 0, 2]));
+        assert!(l.login(a, "alice").is_ok() && l.login(a, "ALICE").is_ok());
+        let TooSoon(wait) = l.login(a, "Alice").unwrap_err();
+        assert!(wait > Duration::from_secs(1), "{wait:?}");
+        assert!(l.login(b, "bob").is_ok(), "another name from another address");
+    }
+
+    #[test]
+    fn connections_are_counted_per_address_until_closed() {
+        let l = Arc::new(Limiter::new(Limits { connections_per_address: 2, ..Limits::default() }));
+        let a = IpAddr::from([10, 0, 0, 1]);
+        let (g1, g2) = (l.connect(a).unwrap(), l.connect(a).unwrap());
+        assert!(l.connect(a).is_none());
+        assert!(l.connect(IpAddr::from([10, 0, 0, 2])).is_some());
+        drop(g1);
+        assert!(l.connect(a).is_some());
+        drop(g2);
+    }
+}

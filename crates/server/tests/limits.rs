@@ -1,0 +1,168 @@
+//! Limits per client: connections per address, games played alone per user, the size of
+//! options.
+
+mod common;
+
+use cannonade_games::GameKind;
+use cannonade_server::limits::Limits;
+use cannonade_wire::{ClientMsg, ErrorCode};
+use common::{Client, config, server, tc};
+
+/// One address holds at most so many connections (websockets included); a closed one frees
+/// its place (the audit held 2,000 sockets from one client).
+#[tokio::test]
+async fn connections_are_bounded_per_address() {
+    let limits = Limits { connections_per_address: 4, ..Limits::default() };
+    let (addr, _app) = server(cannonade_server::Config { limits, ..config() }).await;
+    let first = Client::connect(addr, None).await;
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(Client::connect(addr, Some(&first.token)).await);
+    }
+    let url = format!("ws://{addr}/ws");
+    assert!(tokio_tungstenite::connect_async(url.clone()).await.is_err(), "a fifth connection");
+    held.pop().unwrap().close().await;
+    // The server sees the close a moment later.
+    let mut ok = false;
+    for _ in 0..50 {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        if tokio_tungstenite::connect_async(url.clone()).await.is_ok() {
+            ok = true;
+            break;
+        }
+    }
+    assert!(ok, "a closed connection kept its place");
+}
+
+/// A user plays at most so many live games alone (hot seat and against the engine); the
+/// refusal says which limit (the audit's one session opened 190).
+#[tokio::test]
+async fn games_played_alone_are_limited_per_user() {
+    let limits = Limits { solo_games_per_user: 2, ..Limits::default() };
+    let (addr, _app) = server(cannonade_server::Config { limits, ..config() }).await;
+    let mut c = Client::connect(addr, None).await;
+    let hotseat =
+        || ClientMsg::Hotseat { game: GameKind::Xiangqi, options: String::new(), clock: tc(0, 0) };
+    c.send(hotseat()).await;
+    c.started().await;
+    c.send(ClientMsg::PlayAi {
+        game: GameKind::Xiangqi,
+        options: String::new(),
+        clock: tc(0, 0),
+        level: 1,
+        seat: Some(cannonade_wire::Seat::First),
+    })
+    .await;
+    c.started().await;
+    c.send(hotseat()).await;
+    let (code, text) = c.error().await;
+    assert_eq!(code, ErrorCode::LimitReached, "{text}");
+    // Another user is not counted against.
+    let mut d = Client::connect(addr, None).await;
+    d.send(hotseat()).await;
+    d.started().await;
+}
+
+/// Options longer than the registry's bound are refused wherever a game is made.
+#[tokio::test]
+async fn long_options_are_refused_everywhere() {
+    let (addr, _app) = server(config()).await;
+    let mut c = Client::connect(addr, None).await;
+    let options = "x".repeat(cannonade_games::spec::MAX_OPTIONS_CHARS + 1);
+    for msg in [
+        ClientMsg::Hotseat { game: GameKind::Xiangqi, options: options.clone(), clock: tc(0, 0) },
+        ClientMsg::Seek {
+            game: GameKind::Xiangqi,
+            options: options.clone(),
+            clock: tc(60_000, 0),
+            rated: false,
+        },
+        ClientMsg::Invite {
+            game: GameKind::Xiangqi,
+            options: options.clone(),
+            clock: tc(60_000, 0),
+            rated: false,
+        },
+        ClientMsg::PlayAi {
+            game: GameKind::Xiangqi,
+            options: options.clone(),
+            clock: tc(0, 0),
+            level: 1,
+            seat: None,
+        },
+    ] {
+        c.send(msg).await;
+        let (code, text) = c.error().await;
+        assert_eq!(code, ErrorCode::Invalid, "{text}");
+    }
+}
+
+/// The lobby frame lists a bounded number of seeks, the newest.
+#[tokio::test]
+async fn the_lobby_frame_is_bounded() {
+    let (addr, _app) = server(config()).await;
+    let mut seekers = Vec::new();
+    let mut last = String::new();
+    for _ in 0..21 {
+        let mut c = Client::connect(addr, None).await;
+        for _ in 0..10 {
+            c.send(ClientMsg::Seek {
+                game: GameKind::Xiangqi,
+                options: String::new(),
+                clock: tc(60_000, 0),
+                rated: false,
+            })
+            .await;
+            if let cannonade_wire::ServerMsg::SeekAdded { seek } = c
+                .until("seek_added", |m| matches!(m, cannonade_wire::ServerMsg::SeekAdded { .. }))
+                .await
+            {
+                last = seek.id;
+            }
+        }
+        seekers.push(c);
+    }
+    let mut watcher = Client::connect(addr, None).await;
+    watcher.send(ClientMsg::LobbySubscribe).await;
+    let lobby =
+        watcher.until("the lobby", |m| matches!(m, cannonade_wire::ServerMsg::Lobby { .. })).await;
+    let cannonade_wire::ServerMsg::Lobby { seeks, .. } = lobby else { unreachable!() };
+    assert!(seeks.len() < 210, "{} seeks in one frame", seeks.len());
+    assert!(seeks.iter().any(|s| s.id == last), "the newest seek is listed");
+}
+
+/// An untimed game that nobody touches for the limit's while ends, called off; a timed one
+/// is left to its clocks.
+#[tokio::test]
+async fn untimed_games_nobody_touches_end() {
+    let limits =
+        Limits { untimed_idle: std::time::Duration::from_millis(400), ..Limits::default() };
+    let (addr, _app) = server(cannonade_server::Config { limits, ..config() }).await;
+    let mut c = Client::connect(addr, None).await;
+    c.send(ClientMsg::Hotseat { game: GameKind::Xiangqi, options: String::new(), clock: tc(0, 0) })
+        .await;
+    let (game, _) = c.started().await;
+    c.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    c.snapshot().await;
+    let ended = c.ended().await;
+    let cannonade_wire::GameEvent::Ended { result, .. } = ended else { unreachable!() };
+    assert_eq!((result.winner, result.reason.as_str()), (None, "aborted"));
+    // The game no longer counts as live.
+    c.send(ClientMsg::Hotseat {
+        game: GameKind::Xiangqi,
+        options: String::new(),
+        clock: tc(60_000, 0),
+    })
+    .await;
+    let (timed, _) = c.started().await;
+    c.send(ClientMsg::Watch { game: timed, since: None }).await;
+    c.snapshot().await;
+    let later = c.drain(800).await;
+    assert!(
+        !later.iter().any(|m| matches!(
+            m,
+            cannonade_wire::ServerMsg::Event { event: cannonade_wire::GameEvent::Ended { .. }, .. }
+        )),
+        "a timed game ended for being idle"
+    );
+}
