@@ -150,7 +150,7 @@ fn checks_only(cycle: &[Frame], mover: Side) -> Outcome {
 }
 
 /// The search's view of a game's repetition at its last position, with no search path:
-/// what [`repeated`] says at a root whose history is `history` (oldest first, the current
+/// what the search's repetition check says at a root whose history is `history` (oldest first, the current
 /// position last). For the property test that the search and the rules agree.
 pub fn repetition_at_root<G: Evaluate>(history: &[G]) -> Option<Outcome> {
     let (pos, before) = history.split_last()?;

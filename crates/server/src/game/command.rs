@@ -5,7 +5,7 @@ use super::clock::Ms;
 use cannonade_games::AnyMove;
 use cannonade_wire::OfferKind;
 
-/// A request to a game room. The room decides it ([`super::GameRoom::decide`]) without
+/// A request to a game room. The room decides it ([`super::room::GameRoom::decide`]) without
 /// touching anything; what it decides is stored, then applied.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {

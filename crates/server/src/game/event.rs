@@ -31,7 +31,7 @@ pub enum Effect {
     /// a ply whose old proposals are void).
     ClearProposals,
     /// Create the agreed rematch (seats swapped), then tell the room
-    /// ([`super::Command::RematchCreated`]).
+    /// ([`super::command::Command::RematchCreated`]).
     CreateRematch,
 }
 

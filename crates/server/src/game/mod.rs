@@ -1,5 +1,5 @@
 //! Live games. Each game is a [`room::GameRoom`] — a pure state machine of the game's whole
-//! state: decide a command, apply its events — inside a [`shell::Shell`], the one task that
+//! state: decide a command, apply its events — inside a `shell::Shell`, the one task that
 //! stores, applies and tells. Everything else talks to a game through its [`GameHandle`].
 
 pub mod clock;
