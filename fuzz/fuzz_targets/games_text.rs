@@ -1,11 +1,11 @@
 //! The text the server and the CLI read through crates/games: game names, options
 //! (`key=value,…` with Commander's `format=`), positions and moves of any game by kind, and
-//! Banqi flip results; and the terminal board's reading of a position's placement. Byte 0
+//! Banqi flip results; and the terminal board's view of every position read. Byte 0
 //! picks the game; then three lines: options, position, move.
 #![no_main]
 
 use cannonade_games::{AnyGame, AnyRecord, GameKind, GameSpec};
-use cannonade_tui::{BoardView, Geometry};
+use cannonade_tui::{BoardShape, BoardView};
 use libfuzzer_sys::fuzz_target;
 
 fn options(kind: GameKind, spec: &str) {
@@ -24,13 +24,12 @@ fn options(kind: GameKind, spec: &str) {
 }
 
 fn position_and_move(kind: GameKind, fen: &str, text: &str) {
-    let geometry = Geometry::of(&AnyGame::start(kind).expect("every game has a start"));
-    let _ = BoardView::read(fen, &geometry);
+    let shape = BoardShape::of(kind);
     let Ok(game) = AnyGame::from_fen(kind, fen) else { return };
     let written = game.fen();
     let back = AnyGame::from_fen(kind, &written).expect("a game's own text reads");
     assert_eq!(back.fen(), written, "{fen:?}");
-    BoardView::of(&game, &geometry).expect("the board view reads every position");
+    BoardView::of(&game, &shape).expect("the board view reads every position");
     if let Ok(mv) = game.parse_move(text) {
         assert!(game.legal_moves().contains(&mv), "{text:?} in {fen:?}");
         for t in [game.move_text(mv), game.engine_move_text(mv)] {
