@@ -3,7 +3,7 @@
 //! of finding it byte by byte. Run from `fuzz/`: `cargo run --release --example seeds`.
 //! The output is deterministic; the seeds are committed.
 
-use cannonade_banqi::{DealSeed, DealTag, FullPosition, GameRecord, Position as BanqiPos};
+use cannonade_banqi::{DealSeed, FullPosition, Position as BanqiPos};
 use cannonade_core::testkit::Conformance;
 use cannonade_core::{MoveBuf, Rules};
 use cannonade_fuzz::{perft, read_position, seed_positions, seed_texts};
@@ -104,8 +104,8 @@ fn random_record(kind: GameKind, plies: usize, rng: &mut Rng) -> AnyRecord {
     record
 }
 
-/// Banqi records: a dealt game with its full deal, the same game with a committed seed, and
-/// a public game with its outcome.
+/// Banqi records as the rules write them (§9.5): a dealt game with its full deal, the same
+/// game with a committed seed and its outcome by colour.
 fn banqi_records(rng: &mut Rng) -> Vec<Vec<u8>> {
     let seed = DealSeed::from_hex(&"5a".repeat(32)).expect("hex seed");
     let start = BanqiPos::startpos();
@@ -122,15 +122,19 @@ fn banqi_records(rng: &mut Rng) -> Vec<Vec<u8>> {
         moves.push(full.recorded_move(mv));
         full.play(mv);
     }
-    let mut dealt = GameRecord::new(start.clone());
-    dealt.deal = Some(DealTag::Full(deal));
-    dealt.moves = moves.clone();
-    dealt.first = Some("Ann \"the\" Player".into());
-    let mut committed = GameRecord::new(start);
-    committed.deal = Some(DealTag::Commit(seed.commitment()));
-    committed.seed = Some(seed);
-    committed.moves = moves;
-    [dealt, committed].iter().map(|r| r.to_string().into_bytes()).collect()
+    let moves = moves.join(" ");
+    let dealt = format!(
+        "[Game \"Banqi\"]\n[Rules \"standard\"]\n[First \"Ann\"]\n[Red \"Ann\"]\n\
+         [Black \"Bob\"]\n[Deal \"{}\"]\n{moves}\n",
+        deal.fen()
+    );
+    let committed = format!(
+        "[Game \"Banqi\"]\n[Rules \"noprog_limit=40\"]\n[Deal \"commit:{}\"]\n\
+         [Seed \"{}\"]\n[Result \"draw\"]\n[Reason \"no-progress\"]\n{moves}\n",
+        seed.commitment(),
+        seed.to_hex()
+    );
+    [dealt, committed].into_iter().map(String::into_bytes).collect()
 }
 
 const UCI: &[&str] = &[

@@ -11,7 +11,8 @@
 //!
 //! Deals are verifiable: a [`DealSeed`] from the operating system drives a ChaCha20 shuffle
 //! ([`deal_from_seed`]); its [`Commitment`] (SHA-256) is published at the start, the seed is
-//! revealed at the end and [`verify_flips`] / [`GameRecord::verify`] replay the record.
+//! revealed at the end and [`verify_flips`] replays the record's flips (the record itself is PGN, read by
+//! `cannonade-games`).
 //!
 //! ```
 //! use cannonade_banqi::{FullPosition, Position, Piece};
@@ -50,7 +51,6 @@ mod notation;
 mod options;
 mod piece;
 mod position;
-mod record;
 #[cfg(any(test, feature = "testkit"))]
 mod reference;
 mod rules;
@@ -66,7 +66,6 @@ pub use notation::{MoveError, MoveSyntax, recorded_flip};
 pub use options::{CannonRule, ICGA_NOPROG_LIMIT, Options, OptionsError, UNIMPLEMENTED};
 pub use piece::{Colour, FULL_SET, Kind, Piece};
 pub use position::{Cell, Position};
-pub use record::{DealTag, GameRecord, GameResult, RecordError, reason_tag};
 pub use square::Square;
 
 /// The registry name of the game.

@@ -1,8 +1,7 @@
 //! `cannonade verify <record>`: replays a finished Banqi game's PGN record against its
-//! revealed seed (records in the earlier Banqi format of rules §9.5 are still read).
+//! revealed seed (records in the Banqi rules' own format, §9.5, read too).
 
 use anyhow::{Context, Result, bail};
-use cannonade_banqi::GameRecord;
 use cannonade_games::pgn::read_game;
 use std::path::PathBuf;
 
@@ -21,15 +20,9 @@ pub fn run(args: Args) -> Result<()> {
         std::fs::read_to_string(&args.record)
             .with_context(|| format!("reading {}", args.record.display()))?
     };
-    let checked = match read_game(&text) {
-        Ok(game) => game.verify_deal(),
-        Err(pgn) => match GameRecord::parse(&text) {
-            Ok(old) => old.verify().map(|_| old.moves.len()),
-            Err(_) => {
-                return Err(pgn).context("the record is not a valid PGN game record");
-            }
-        },
-    };
+    // PGN, or a record as Banqi's rules write it (§9.5), which the PGN reader also takes.
+    let game = read_game(&text).context("the record is not a valid PGN game record")?;
+    let checked = game.verify_deal();
     match checked {
         Ok(moves) => {
             println!("verified: every flip of the {moves} moves follows from the seed");

@@ -204,26 +204,6 @@ fn full_position_checks_recorded_flips_against_the_deal() {
 }
 
 #[test]
-fn records_carry_the_options_and_the_outcome() {
-    let o: crate::Options = "noprog_limit=40,cannon=step".parse().unwrap_or_default();
-    let mut rec = crate::GameRecord::new(Position::startpos_with(o));
-    rec.moves = vec!["d2=C".into(), "d3=p".into()];
-    let end = rec.replay().unwrap_or_else(|e| panic!("{e}"));
-    rec.set_outcome(Outcome::win(Side::First, Reason::Resignation), end.position());
-    let text = rec.to_string();
-    assert!(text.contains("[Rules \"noprog_limit=40,cannon=step\"]"), "{text}");
-    assert!(text.contains("[Result \"red\"]\n[Reason \"resign\"]"), "{text}");
-    assert!(!text.contains("[Start"), "{text}");
-    let back = crate::GameRecord::parse(&text).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(back, rec);
-    assert_eq!(back.start.options(), o);
-    let bad = text.replace("cannon=step", "chariot_rush=on");
-    assert!(matches!(crate::GameRecord::parse(&bad), Err(crate::RecordError::Rules(_))));
-    let bad = text.replace("d3=p", "d3-d4");
-    assert!(matches!(crate::GameRecord::parse(&bad), Err(crate::RecordError::Move { ply: 2, .. })));
-}
-
-#[test]
 fn pretty_board() {
     let p = public("7P/3k4/2nKp3/3c4 r - 10 57");
     let s = p.pretty();

@@ -24,6 +24,7 @@
 //! assert_eq!(back.record.moves_text(), ["h2e2", "h9g7"]);
 //! ```
 
+pub mod banqi_record;
 mod deal;
 mod error;
 mod game;

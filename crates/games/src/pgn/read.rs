@@ -1,6 +1,7 @@
 //! Reading PGN: the text split into games, each game's tags read into a spec and a start,
 //! and its moves replayed, so a game that reads is a legal game.
 
+use super::banqi_record;
 use super::game::{DERIVED, Ended};
 use super::token::{Token, cut, tokens};
 use super::xiangqi_import::{Ranks, from_one_based, guess, plain_wxf, san};
@@ -186,8 +187,9 @@ fn hex64<'a>(value: &'a str, prefix: &str) -> Option<&'a str> {
 }
 
 /// Understands one game: its tags, then its moves replayed.
-fn build(raw: RawGame<'_>, number: usize) -> Result<PgnGame, PgnError> {
+fn build(mut raw: RawGame<'_>, number: usize) -> Result<PgnGame, PgnError> {
     let err = |line, kind| PgnError { line, game: number, kind };
+    let by_colour = banqi_record::translate(&mut raw.tags);
     for (i, (line, name, _)) in raw.tags.iter().enumerate() {
         if raw.tags[..i].iter().any(|(_, n, _)| n == name) {
             return Err(err(*line, PgnErrorKind::Repeated(name.to_string())));
@@ -262,6 +264,10 @@ fn build(raw: RawGame<'_>, number: usize) -> Result<PgnGame, PgnError> {
     let (record, ended) = match replayed {
         Some(done) => done,
         None => return Err(failure.map(|(_, e)| e).unwrap_or(err(raw.line, PgnErrorKind::Empty))),
+    };
+    let result = match by_colour {
+        Some(colour) => colour.by_seat(&record).map_err(|(line, kind)| err(line, kind))?,
+        None => result,
     };
     Ok(PgnGame {
         record,

@@ -235,3 +235,51 @@ fn a_deal_verifies_against_its_seed_and_a_forged_flip_does_not() {
     game.seed = Some(cannonade_banqi::DealSeed::from_bytes([6; 32]).to_hex());
     assert_eq!(game.verify_deal(), Err(cannonade_banqi::VerifyError::CommitmentMismatch));
 }
+
+/// The game record example of Banqi's rules §9.5 (the E3 deal, given openly) reads as PGN:
+/// the flips check against the deal, and the position after its 14 plies is the rules'.
+#[test]
+fn the_banqi_record_example_of_the_rules_reads() {
+    let text = "[Game \"Banqi\"]\n[Rules \"standard\"]\n\
+        [Deal \"XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX - K1A2B2R2N2C2P5k1a2b2r2n2c2p5 0 0 \
+        BpAncpaNrpRPbnPPNkCbpPrKcaPCpARB\"]\n\
+        a3=r e1=p e4=c h4=N f4=p g2=r c2=C a1=c b3=p h2=K a4=B h2xg2 f2=P a4xa3\n";
+    let game = read_game(text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        game.record.position().fen(),
+        "1XXXcpXN/BpXXXXXX/XXCXXPK1/cXXXpXXX b A2B1R2N1C1P4k1a2b2n2p2 0 14"
+    );
+    assert_eq!(game.verify_deal(), Ok(14));
+    // A flip that the open deal does not hold.
+    let forged = read_game(&text.replace("e1=p", "e1=P")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(forged.verify_deal().is_err());
+    // Converted into ours, it reads back the same.
+    let back = read_game(&write_game(&game)).unwrap_or_else(|e| panic!("{e}"));
+    assert_same(&game, &back);
+    assert_eq!(back.verify_deal(), Ok(14));
+}
+
+/// §9.5's tags map onto PGN's: options, names by colour into seats, the result by colour
+/// into the seat that played it, its reason words into our terminations.
+#[test]
+fn the_banqi_rules_tags_become_pgn_tags() {
+    let text = "[Game \"Banqi\"]\n[Rules \"noprog_limit=40,cannon=step\"]\n[First \"Ann\"]\n\
+        [Red \"Bob\"]\n[Black \"Ann\"]\n[Result \"red\"]\n[Reason \"resign\"]\n\
+        d2=c d3=P\n";
+    let game = read_game(text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(game.record.spec().options_text(), "noprog_limit=40,cannon=step");
+    assert_eq!((game.tag("White"), game.tag("Black")), (Some("Ann"), Some("Bob")));
+    // Ann flipped a black cannon and plays black; red won: the second seat.
+    assert_eq!(game.result, PgnResult::SecondWins);
+    assert_eq!(game.termination.as_deref(), Some("resignation"));
+    let written = write_game(&game);
+    assert!(written.contains("[Options \"noprog_limit=40,cannon=step\"]"), "{written}");
+    assert!(written.contains("[Result \"0-1\"]") && !written.contains("Rules"), "{written}");
+    let bad = read_game(&text.replace("cannon=step", "cannon=sideways")).unwrap_err();
+    assert!(matches!(bad.kind, PgnErrorKind::Game(_)), "{bad}");
+    let bad = read_game(&text.replace("d3=P", "d3-d4")).unwrap_err();
+    assert!(matches!(&bad.kind, PgnErrorKind::Move { number, .. } if number == "1..."), "{bad}");
+    // A colour cannot have won before the first flip.
+    let bad = read_game("[Game \"Banqi\"]\n[Result \"black\"]\n").unwrap_err();
+    assert!(matches!(&bad.kind, PgnErrorKind::Value { tag, .. } if tag == "Result"), "{bad}");
+}
