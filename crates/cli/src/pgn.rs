@@ -3,7 +3,8 @@
 
 use anyhow::{Context, Result, bail};
 use cannonade_games::AnyRecord;
-use cannonade_games::pgn::{PgnError, PgnGame, PgnResult, read_each, write_game};
+use cannonade_games::pgn::{PgnError, PgnGame, PgnResult, read_each, read_games, write_game};
+use cannonade_server::game::import::{import_all, store_all};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -42,10 +43,17 @@ enum Command {
         #[arg(long)]
         board: bool,
     },
-    /// Imports games into a server's store (not built: see docs/record-format.md).
+    /// Imports every game into a server's store as a finished game (replay, export and
+    /// review then serve it like a game played there); prints one id per game. A file with
+    /// a game that does not replay imports nothing.
     Import {
-        /// The PGN file.
-        file: PathBuf,
+        /// PGN files (`-` for standard input).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The store: a SQLite file (`sqlite://cannonade.db`, made if missing) or a
+        /// PostgreSQL URL, as `cannonade serve --db` takes it.
+        #[arg(long, default_value = "sqlite://cannonade.db")]
+        db: String,
     },
 }
 
@@ -132,11 +140,41 @@ pub fn run(args: Args) -> Result<()> {
             }
             Ok(())
         }
-        Command::Import { .. } => bail!(
-            "importing into the store is not built: the store keeps a game as the server's \
-             events, which a PGN file does not hold (docs/record-format.md)"
-        ),
+        Command::Import { files, db } => import(&files, &db),
     }
+}
+
+/// Reads every file (all must read, so nothing is half imported), then stores each game.
+fn import(files: &[PathBuf], db: &str) -> Result<()> {
+    let mut games = Vec::new();
+    for file in files {
+        let text = read_text(file)?;
+        let read =
+            read_games(&text).with_context(|| format!("{} does not import", file.display()))?;
+        games.extend(read);
+    }
+    let imported = import_all(&games, now_ms())?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    runtime.block_on(async {
+        let store = cannonade_store::SqlStore::connect(db)
+            .await
+            .with_context(|| format!("opening the store {db}"))?;
+        store_all(&store, &imported).await.context("storing the games")
+    })?;
+    let mut out = std::io::stdout().lock();
+    for (game, i) in games.iter().zip(&imported) {
+        writeln!(out, "{} {}", i.row.id, check_line(game))?;
+    }
+    Ok(())
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// Prints a game's start and the position after each move.

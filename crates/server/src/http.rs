@@ -3,6 +3,7 @@
 
 use crate::account::{self, AccountError};
 use crate::client::Client;
+use crate::game::import::{MAX_GAMES_PER_REQUEST, import_all, store_all};
 use crate::session::{self, SessionError, UserCtx};
 use crate::socket;
 use crate::state::App;
@@ -40,6 +41,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/register", post(register))
         .route("/api/login", post(login))
         .route("/api/logout", post(logout))
+        .route("/api/import", post(import))
         .route("/api/sessions", get(sessions))
         .route("/api/sessions/{id}", delete(end_session))
         .fallback(static_file)
@@ -415,6 +417,54 @@ async fn login(
 ) -> Response {
     let result = account::login(&app, client.addr, &c.name, &c.password).await;
     signed_in(&app, client, &headers, jar, result).await
+}
+
+/// Imports the games of a PGN file (the request's body) as finished games: each replays
+/// under our rules first, and the answer lists their ids, in file order (a file with a game
+/// that does not read imports nothing; the error names the game, its line and the move).
+/// Needs a session, so a page's visitor can import and a script cannot do it anonymously
+/// at will; bounded per address ([`crate::limits::Limits::imports_per_address`]) and to
+/// [`MAX_GAMES_PER_REQUEST`] games.
+async fn import(
+    State(app): State<Arc<App>>,
+    client: Client,
+    headers: HeaderMap,
+    jar: CookieJar,
+    body: String,
+) -> Response {
+    match request_session(&app, &headers, &jar).await {
+        Ok(Some(_)) => {}
+        Ok(None) => return error(StatusCode::UNAUTHORIZED, "log in or open the page first"),
+        Err(res) => return res,
+    }
+    if let Err(wait) = app.limiter.import(client.addr) {
+        return too_soon(wait);
+    }
+    let games = match cannonade_games::pgn::read_games(&body) {
+        Ok(games) if games.is_empty() => {
+            return error(StatusCode::BAD_REQUEST, "the file holds no game");
+        }
+        Ok(games) if games.len() > MAX_GAMES_PER_REQUEST => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                format!("at most {MAX_GAMES_PER_REQUEST} games at a time"),
+            );
+        }
+        Ok(games) => games,
+        // What is wrong with the file is the client's own text, safe to show.
+        Err(e) => return error(StatusCode::BAD_REQUEST, e.to_string()),
+    };
+    let imported = match import_all(&games, crate::ids::now_ms()) {
+        Ok(x) => x,
+        Err(e) => return internal(ErrorCode::Internal, "no ids for imported games", &e),
+    };
+    let ids: Vec<String> = imported.iter().map(|g| g.row.id.clone()).collect();
+    let stored =
+        app.writer.exec(move |store| async move { store_all(&*store, &imported).await }).await;
+    match stored {
+        Ok(()) => Json(serde_json::json!({ "games": ids })).into_response(),
+        Err(e) => store_failed(&e),
+    }
 }
 
 /// Ends the request's session and removes its cookie.

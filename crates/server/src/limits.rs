@@ -52,6 +52,8 @@ pub struct Limits {
     pub seeks_per_user: usize,
     /// An untimed game that nobody touches for this long ends (aborted).
     pub untimed_idle: Duration,
+    /// PGN imports (`POST /api/import`, up to 200 games each) per address.
+    pub imports_per_address: Rate,
 }
 
 impl Default for Limits {
@@ -70,6 +72,9 @@ impl Default for Limits {
             solo_games_per_user: 5,
             seeks_per_user: 10,
             untimed_idle: Duration::from_secs(24 * 3600),
+            // Each import replays every move of up to 200 games: a person imports a file
+            // now and then, a script filling the store gets one request per 30 s.
+            imports_per_address: Rate { burst: 10, every: Duration::from_secs(30) },
         }
     }
 }
@@ -93,6 +98,7 @@ pub struct Limiter {
     logins_by_address: DefaultKeyedRateLimiter<IpAddr>,
     logins_by_name: DefaultKeyedRateLimiter<String>,
     anonymous: DefaultKeyedRateLimiter<IpAddr>,
+    imports: DefaultKeyedRateLimiter<IpAddr>,
     /// Password hashes running.
     pub hashes: tokio::sync::Semaphore,
     connections: Mutex<HashMap<IpAddr, usize>>,
@@ -114,6 +120,7 @@ impl Limiter {
             anonymous: DefaultKeyedRateLimiter::keyed(
                 limits.anonymous_sessions_per_address.quota(),
             ),
+            imports: DefaultKeyedRateLimiter::keyed(limits.imports_per_address.quota()),
             hashes: tokio::sync::Semaphore::new(limits.password_hashes.max(1)),
             connections: Mutex::new(HashMap::new()),
             limits,
@@ -129,6 +136,11 @@ impl Limiter {
     /// Counts a new anonymous session from `addr`.
     pub fn anonymous_session(&self, addr: IpAddr) -> Result<(), TooSoon> {
         check(&self.anonymous, &addr)
+    }
+
+    /// Counts a PGN import from `addr`.
+    pub fn import(&self, addr: IpAddr) -> Result<(), TooSoon> {
+        check(&self.imports, &addr)
     }
 
     /// Opens a connection from `addr` if it holds fewer than the limit; the guard closes
@@ -149,6 +161,7 @@ impl Limiter {
         self.logins_by_address.retain_recent();
         self.logins_by_name.retain_recent();
         self.anonymous.retain_recent();
+        self.imports.retain_recent();
     }
 }
 

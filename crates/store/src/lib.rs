@@ -73,6 +73,9 @@ pub trait Store: Send + Sync + 'static {
     ) -> StoreFuture<'a, ()> {
         self.commit(Commit { events, players: new_players, ..Commit::default() })
     }
+    /// Records a finished game that was not played here (an imported record) with its
+    /// events, in one transaction.
+    fn import_game<'a>(&'a self, game: &'a GameRow, events: &'a [EventRow]) -> StoreFuture<'a, ()>;
     /// A small write that needs room on disk: `Ok` when the store takes writes.
     fn probe(&self) -> StoreFuture<'_, ()>;
     /// Marks a game finished with its result, crowd record and export, and writes rating

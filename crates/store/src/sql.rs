@@ -444,6 +444,26 @@ async fn create_game_on(
 ) -> Result<(), StoreError> {
     let mut tx = conn.begin().await?;
     insert_players(&mut tx, new_players).await?;
+    insert_game(&mut tx, g).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// A finished game and its events, in one transaction: an import is all there or not at all
+/// (a game row without its events would replay as an empty game).
+async fn import_game_on(
+    conn: &mut AnyConnection,
+    g: &GameRow,
+    events: &[EventRow],
+) -> Result<(), StoreError> {
+    let mut tx = conn.begin().await?;
+    insert_game(&mut tx, g).await?;
+    insert_events(&mut tx, events).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn insert_game(conn: &mut AnyConnection, g: &GameRow) -> Result<(), StoreError> {
     let sql = format!(
         "INSERT INTO games ({GAME_COLUMNS}) VALUES \
          ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21)"
@@ -470,16 +490,12 @@ async fn create_game_on(
         .bind(&g.export)
         .bind(g.created_ms)
         .bind(g.ended_ms)
-        .execute(&mut *tx)
+        .execute(&mut *conn)
         .await?;
-    tx.commit().await?;
     Ok(())
 }
 
-async fn commit_on(conn: &mut AnyConnection, batch: Commit<'_>) -> Result<(), StoreError> {
-    let Commit { events, players: new_players, proposals, chat } = batch;
-    let mut tx = conn.begin().await?;
-    insert_players(&mut tx, new_players).await?;
+async fn insert_events(conn: &mut AnyConnection, events: &[EventRow]) -> Result<(), StoreError> {
     // One statement per chunk, not per row: a group commit of many games' moves costs one
     // round trip to the database (or to SQLite's worker thread) per chunk.
     for chunk in chunks(events, ROWS_PER_INSERT) {
@@ -488,8 +504,16 @@ async fn commit_on(conn: &mut AnyConnection, batch: Commit<'_>) -> Result<(), St
         for e in chunk {
             query = query.bind(&e.game_id).bind(e.v).bind(&e.body);
         }
-        query.execute(&mut *tx).await?;
+        query.execute(&mut *conn).await?;
     }
+    Ok(())
+}
+
+async fn commit_on(conn: &mut AnyConnection, batch: Commit<'_>) -> Result<(), StoreError> {
+    let Commit { events, players: new_players, proposals, chat } = batch;
+    let mut tx = conn.begin().await?;
+    insert_players(&mut tx, new_players).await?;
+    insert_events(&mut tx, events).await?;
     // The last row of each spectator and game: one statement may not touch a row twice
     // (PostgreSQL refuses an upsert that does).
     let mut seen = std::collections::HashSet::with_capacity(proposals.len());
@@ -610,6 +634,13 @@ impl Store for SqlStore {
     }
     fn probe(&self) -> StoreFuture<'_, ()> {
         Box::pin(self.probe_inner())
+    }
+    fn import_game<'a>(&'a self, game: &'a GameRow, events: &'a [EventRow]) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let mut conn = self.pool.acquire().await?;
+            let result = import_game_on(&mut conn, game, events).await;
+            self.discard_on_error(conn, result).await
+        })
     }
     fn finish<'a>(&'a self, finish: &'a Finish) -> StoreFuture<'a, ()> {
         Box::pin(self.finish_inner(finish))

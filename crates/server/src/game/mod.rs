@@ -7,6 +7,7 @@ pub mod command;
 mod dealer;
 pub mod event;
 mod export;
+pub mod import;
 pub mod proposals;
 mod replay;
 pub mod room;

@@ -25,7 +25,9 @@ pub fn record(
 ) -> Result<AnyRecord, String> {
     let mut record = AnyRecord::with_start(spec, start.clone()).map_err(|e| e.to_string())?;
     for m in moves {
-        record.play_text(&m.mv).map_err(|e| format!("replaying {}: {e}", m.mv))?;
+        // Stored moves were refereed when played; an imported record may go on past where
+        // our rules end the game.
+        record.play_text_past_end(&m.mv).map_err(|e| format!("replaying {}: {e}", m.mv))?;
         after_each(&record);
     }
     Ok(record)

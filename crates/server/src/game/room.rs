@@ -65,10 +65,10 @@ pub struct Setup {
     pub grace_ms: u64,
 }
 
-/// Characters a chat line may not hold: control characters (NUL, line breaks) and the
+/// Characters a chat line or a shown name may not hold: control characters (NUL, line breaks) and the
 /// bidirectional controls that make a line read differently from what was sent (U+202E
 /// turns `gg 1-0` around; hardening issue, finding 6).
-fn hidden_in_chat(c: char) -> bool {
+pub(crate) fn hidden_char(c: char) -> bool {
     c.is_control()
         || matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
@@ -350,7 +350,7 @@ impl GameRoom {
                         format!("a chat line has 1 to {MAX_CHAT_CHARS} characters"),
                     );
                 }
-                if text.chars().any(hidden_in_chat) {
+                if text.chars().any(hidden_char) {
                     return refuse(
                         ErrorCode::Invalid,
                         "a chat line holds no control or text-direction characters",
@@ -632,8 +632,11 @@ impl GameRoom {
                 if *ply as usize != self.moves.len() {
                     return Err(format!("a move for ply {ply} at ply {}", self.moves.len()));
                 }
+                // A stored move was refereed when it was decided (or is an imported
+                // record's, which may go on past where our rules end the game): it only
+                // has to be legal.
                 self.record
-                    .play_text(&info.mv)
+                    .play_text_past_end(&info.mv)
                     .map_err(|e| format!("stored move {}: {e}", info.mv))?;
                 let played = proposal_form(&info.mv);
                 let judged = self.proposals.judge(&played);
