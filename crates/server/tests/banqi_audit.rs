@@ -126,6 +126,13 @@ async fn players_receive_no_hidden_identity_and_no_proposal() {
         String::from_utf8(res.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
     let record = cannonade_games::pgn::read_game(&text).unwrap();
     record.verify_deal().expect("every flip follows from the seed");
+    // The standard tags: the date the game was made, today in UTC, and the site (its id).
+    let today = cannonade_games::pgn::date_tag(
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis()
+            as i64,
+    );
+    assert_eq!(record.tag("Date"), Some(today.as_str()), "{text}");
+    assert_eq!(record.tag("Site"), Some(game.as_str()), "{text}");
     assert!(record.record.moves_text().iter().any(|m| m.contains('=')), "the game had flips");
 }
 

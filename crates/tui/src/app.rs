@@ -8,7 +8,7 @@ use crate::engine_job::{EngineJob, Poll};
 use crate::level::{engine_level, think_limits};
 use crate::move_choice::{MoveChoice, choices};
 use cannonade_core::{Next, Outcome, Side};
-use cannonade_games::pgn::{MAX_PGN_BYTES, PgnGame, read_game, write_game};
+use cannonade_games::pgn::{MAX_PGN_BYTES, PgnGame, date_tag, read_game, write_game};
 use cannonade_games::{AnyGame, AnyMove, AnyRecord, GameError, GameKind};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::path::Path;
@@ -191,7 +191,7 @@ impl App {
     pub fn interrupt(&mut self) {
         self.engine = None;
         let path = interrupted_path(&self.save_path);
-        let result = write_atomically(&path, &record_text(&self.record))
+        let result = write_atomically(&path, &record_text(&self.record, &self.seats))
             .map(|()| path.clone())
             .map_err(|e| format!("could not save the game to {path}: {e}"));
         self.interrupted = Some(result);
@@ -614,7 +614,7 @@ impl App {
 
     fn save(&mut self, path: &str) {
         self.save_path = path.to_string();
-        match write_atomically(path, &record_text(&self.record)) {
+        match write_atomically(path, &record_text(&self.record, &self.seats)) {
             Ok(()) => self.say(format!("Saved {} moves to {path}.", self.history.len()), false),
             Err(e) => self.say(format!("Could not save to {path}: {e}"), true),
         }
@@ -760,9 +760,20 @@ pub fn load_record(path: &Path) -> Result<AnyRecord, String> {
 
 /// The record as a PGN file (docs/record-format.md). A Banqi game holding its deal writes
 /// its full start position, so loading it brings back the same deal.
-pub fn record_text(record: &AnyRecord) -> String {
+pub fn record_text(record: &AnyRecord, seats: &[Seat; 2]) -> String {
     let mut game = PgnGame::new(record.clone());
     game.set_tag("Event", "Cannonade terminal board");
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    game.set_tag("Date", date_tag(now.map_or(-1, |d| d.as_millis() as i64)));
+    // The person at the keyboard by their login name where the system gives one.
+    let person = std::env::var("USER").ok().filter(|n| !n.trim().is_empty());
+    for (tag, seat) in [("White", seats[0]), ("Black", seats[1])] {
+        let name = match seat {
+            Seat::Human => person.clone().unwrap_or_else(|| "Player".to_string()),
+            Seat::Engine(level) => format!("Cannonade AI level {level}"),
+        };
+        game.set_tag(tag, name);
+    }
     write_game(&game)
 }
 

@@ -520,3 +520,20 @@ fn random_keys_never_panic() {
         assert!(!a.should_quit());
     }
 }
+
+/// A saved game names its players (the engine by its level) and the day, as PGN's
+/// standard tags, and loads back to the same moves.
+#[test]
+fn a_saved_game_names_its_players_and_date() {
+    let mut record = cannonade_games::AnyRecord::from_spec(&cannonade_games::GameSpec::standard(
+        GameKind::Xiangqi,
+    ));
+    record.play_text("h2e2").unwrap();
+    let text = cannonade_tui::record_text(&record, &[Seat::Human, Seat::Engine(3)]);
+    let game = cannonade_games::pgn::read_game(&text).unwrap();
+    assert_eq!(game.tag("Black"), Some("Cannonade AI level 3"), "{text}");
+    assert!(game.tag("White").is_some_and(|n| !n.is_empty()), "{text}");
+    let date = game.tag("Date").unwrap_or("");
+    assert!(date.len() == 10 && date.starts_with("20"), "{text}");
+    assert_eq!(game.record.moves_text(), ["h2e2"]);
+}

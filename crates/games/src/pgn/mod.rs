@@ -25,6 +25,7 @@
 //! ```
 
 pub mod banqi_record;
+mod date;
 mod deal;
 mod error;
 mod game;
@@ -34,6 +35,7 @@ mod token;
 mod write;
 pub mod xiangqi_import;
 
+pub use date::date_tag;
 pub use error::{PgnError, PgnErrorKind};
 pub use game::{DERIVED, Ended, PgnGame};
 pub use read::{MAX_PGN_BYTES, clock, read_each, read_game, read_games};

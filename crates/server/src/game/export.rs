@@ -5,7 +5,7 @@
 use super::Dealer;
 use cannonade_core::Reason;
 use cannonade_games::AnyRecord;
-use cannonade_games::pgn::{PgnGame, PgnResult, write_game};
+use cannonade_games::pgn::{PgnGame, PgnResult, date_tag, write_game};
 use cannonade_wire::{GameResult, Seat, TimeControl};
 
 /// What the archive writes about a game beside its record.
@@ -18,6 +18,8 @@ pub struct About<'a> {
     pub result: &'a GameResult,
     /// The clocks it was played with.
     pub tc: TimeControl,
+    /// When the game was made (ms since the Unix epoch).
+    pub created_ms: i64,
     /// Banqi's dealer, whose seed is revealed now the game is over.
     pub dealer: Option<&'a Dealer>,
 }
@@ -27,6 +29,7 @@ pub fn export(record: &AnyRecord, about: &About<'_>) -> String {
     let mut game = PgnGame::new(record.clone());
     game.set_tag("Event", "Cannonade game");
     game.set_tag("Site", about.id);
+    game.set_tag("Date", date_tag(about.created_ms));
     game.set_tag("White", about.names[0].as_str());
     game.set_tag("Black", about.names[1].as_str());
     if !about.tc.untimed() {

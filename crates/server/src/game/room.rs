@@ -63,6 +63,8 @@ pub struct Setup {
     pub commitment: Option<String>,
     /// How long a player may be gone before the opponent may claim the win.
     pub grace_ms: u64,
+    /// When the game was made (ms since the Unix epoch): its record's `Date`.
+    pub created_ms: i64,
 }
 
 /// Characters a chat line or a shown name may not hold: control characters (NUL, line breaks) and the

@@ -32,6 +32,7 @@ fn setup(kind: GameKind, tc: TimeControl) -> Setup {
         players: [seated(FIRST), seated(SECOND)],
         dealer,
         grace_ms: 60_000,
+        created_ms: 0,
     }
 }
 

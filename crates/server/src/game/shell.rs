@@ -159,6 +159,7 @@ impl Shell {
             dealer,
             commitment: row.commitment.clone(),
             grace_ms: app.config.grace.as_millis() as u64,
+            created_ms: row.created_ms,
         };
         let mut stored = Vec::with_capacity(events.len());
         for e in &events {
@@ -1047,6 +1048,7 @@ impl Shell {
                     names: &names,
                     result: &result,
                     tc: setup.tc,
+                    created_ms: setup.created_ms,
                     dealer: setup.dealer.as_ref(),
                 },
             ),
