@@ -11,6 +11,7 @@ mod account;
 mod client;
 pub mod cluster;
 mod config;
+mod connections;
 pub mod engines;
 pub mod game;
 mod http;
@@ -129,29 +130,24 @@ pub fn serve_on(
     listener: tokio::net::TcpListener,
 ) -> Result<(SocketAddr, Arc<App>, tokio::task::JoinHandle<()>), ServeError> {
     let addr = listener.local_addr().map_err(|e| ServeError(e.to_string()))?;
-    let service = service(&app, listener);
-    let task = tokio::spawn(async move {
-        if let Err(e) = service.await {
-            tracing::error!("server stopped: {e}");
-        }
-    });
+    let task = tokio::spawn(service(&app, listener, std::future::pending()));
     Ok((addr, app, task))
 }
 
-/// The server on `listener`: connections bounded per address (unless a trusted proxy is
-/// every connection's peer), each request told its peer.
+/// The server on `listener` until `stop`: connections bounded per address (unless a
+/// trusted proxy is every connection's peer), request heads bounded in time, each request
+/// told its peer.
 fn service(
     app: &Arc<App>,
     listener: tokio::net::TcpListener,
-) -> axum::serve::Serve<
-    listener::Bounded,
-    axum::extract::connect_info::IntoMakeServiceWithConnectInfo<axum::Router, listener::Peer>,
-    axum::middleware::AddExtension<axum::Router, axum::extract::ConnectInfo<listener::Peer>>,
-> {
+    stop: impl std::future::Future<Output = ()> + Send + 'static,
+) -> impl std::future::Future<Output = ()> + Send + 'static {
     let limiter = (!app.config.trust_proxy).then(|| app.limiter.clone());
-    axum::serve(
+    connections::serve(
         listener::Bounded::new(listener, limiter),
-        router(app.clone()).into_make_service_with_connect_info::<listener::Peer>(),
+        router(app.clone()),
+        app.config.limits.header_timeout,
+        stop,
     )
 }
 
@@ -179,10 +175,9 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
     let addr = listener.local_addr().map_err(|e| ServeError(e.to_string()))?;
     let app = build(config).await?;
     tracing::info!("listening on http://{addr}");
-    service(&app, listener)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .map_err(|e| ServeError(e.to_string()))
+    service(&app, listener, async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await;
+    Ok(())
 }

@@ -34,6 +34,45 @@ async fn connections_are_bounded_per_address() {
     assert!(ok, "a closed connection kept its place");
 }
 
+/// A connection that does not finish a request's head in time — half a request, or nothing
+/// at all — is closed, and so is its place among the address's connections; a whole
+/// request is served, and a websocket lives on past the deadline (the audit held 1,000
+/// half-sent requests for 35 s and more).
+#[tokio::test]
+async fn request_heads_have_a_deadline() {
+    use std::time::{Duration, Instant};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let limits = Limits { header_timeout: Duration::from_millis(300), ..Limits::default() };
+    let (addr, _app) = server(cannonade_server::Config { limits, ..config() }).await;
+    let closed_after = |mut stream: tokio::net::TcpStream| async move {
+        let start = Instant::now();
+        let mut buf = [0u8; 512];
+        // Whatever the server answers (a 408, or nothing), it then closes: read to the end.
+        let read = tokio::time::timeout(Duration::from_secs(5), async {
+            while stream.read(&mut buf).await.is_ok_and(|n| n > 0) {}
+        });
+        assert!(read.await.is_ok(), "the connection was held past 5 s");
+        start.elapsed()
+    };
+    let mut half = tokio::net::TcpStream::connect(addr).await.unwrap();
+    half.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+    let silent = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let mut ws = Client::connect(addr, None).await;
+    let (a, b) = tokio::join!(closed_after(half), closed_after(silent));
+    assert!(a >= Duration::from_millis(250) && b >= Duration::from_millis(250), "{a:?} {b:?}");
+    let mut whole = tokio::net::TcpStream::connect(addr).await.unwrap();
+    whole
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut answer = String::new();
+    whole.read_to_string(&mut answer).await.unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200") && answer.ends_with("ok"), "{answer}");
+    // The websocket opened before the deadlines is still served after them.
+    ws.send(ClientMsg::Ping { n: 7 }).await;
+    assert!(matches!(ws.recv().await, cannonade_wire::ServerMsg::Pong { n: 7 }));
+}
+
 /// A user plays at most so many live games alone (hot seat and against the engine); the
 /// refusal says which limit (the audit's one session opened 190).
 #[tokio::test]
