@@ -40,6 +40,7 @@ test('accounts: register keeping the games played, log out, log back in, wrong p
   await page.locator('[data-mode="hotseat"]').click();
   await page.waitForFunction(() => !!window.cannonade.game?.snap);
   const game = await page.evaluate(() => window.cannonade.game.snap.game);
+  assert.equal(await page.locator('.chat:not([hidden])').count(), 0, 'a chat panel with nobody to talk to (hot seat)');
   // Registration: a bad name is refused before asking the server.
   await openPanel(page);
   await page.locator('#account-panel [data-tab="register"]').click();
@@ -204,6 +205,7 @@ test('chat: the opponent reads a line, a muted user is hidden, spectators never 
     }
   });
   await alice.locator('.chat-note', { hasText: 'too fast' }).waitFor();
+  assert.equal(await alice.locator('.toast').count(), 0, 'the server\'s English refusal shown besides the panel\'s');
   await shot(alice, 'chat-flood');
   for (const p of [alice, bob, carol]) await p.context().close();
 });

@@ -123,6 +123,9 @@ net.on((m) => {
     mySeeks.add(m.code);
     refreshLobby();
   } else if (m.t === 'error' && !m.game) {
+    // The chat panel says its own refusals (the flood limit names no game), in the page's
+    // language.
+    if (window.cannonade.game?.chat.claims(m.code)) return;
     toast(m.message);
   }
 });

@@ -80,9 +80,13 @@ export class ChatPanel {
    * The game's lines as a snapshot has them (this page's role decides its rooms).
    * @param {ChatLine[]} lines
    * @param {Role} you
+   * @param {boolean} opponentIsEngine whether a player's opponent is the engine
    */
-  reset(lines, you) {
+  reset(lines, you, opponentIsEngine) {
     this.you = you;
+    // Nobody to talk to: one person at the board (hot seat), or a player against the engine
+    // (whose spectators still chat).
+    this.el.hidden = you === 'both' || (you !== 'spectator' && opponentIsEngine);
     this.lines = lines.slice(-KEPT);
     this.input.placeholder = t(you === 'spectator' ? 'chat.placeholder_spectator' : 'chat.placeholder_player');
     this.hint.textContent = you === 'spectator' ? t('chat.spectator_hint') : '';
@@ -103,11 +107,18 @@ export class ChatPanel {
    * @returns {boolean} whether it was the chat's
    */
   refused(code) {
-    if (performance.now() - this.sentAt > REFUSAL_WINDOW_MS) return false;
-    if (code === 'rate_limited') this.note.textContent = t('chat.flood');
-    else if (code === 'invalid' || code === 'too_large') this.note.textContent = t('chat.invalid');
-    else return false;
+    if (!this.claims(code)) return false;
+    this.note.textContent = t(code === 'rate_limited' ? 'chat.flood' : 'chat.invalid');
     return true;
+  }
+
+  /**
+   * Whether an error of `code` is taken as the refusal of the line just sent (the page's
+   * toast leaves it to the panel).
+   * @param {string} code
+   */
+  claims(code) {
+    return performance.now() - this.sentAt <= REFUSAL_WINDOW_MS && ['rate_limited', 'invalid', 'too_large'].includes(code);
   }
 
   /** @param {string} name @param {boolean} mute */
@@ -125,14 +136,15 @@ export class ChatPanel {
     const shown = this.lines.filter((l) => !muted.has(l.from));
     const rows = shown.map((l) => {
       const items = [];
-      // A spectator reads both rooms: each line says which.
-      if (this.you === 'spectator') items.push(h('span', { class: 'room' }, t(l.room === 'players' ? 'chat.room_players' : 'chat.room_spectators')));
-      items.push(h('span', { class: 'from' }, l.from), h('span', { class: 'text' }, l.text));
+      // First, as it floats right of the line's first row.
       if (l.from !== me) {
         const b = h('button', { type: 'button', class: 'mute', 'data-mute': l.from, title: t('chat.mute_label', { name: l.from }), 'aria-label': t('chat.mute_label', { name: l.from }) }, t('chat.mute'));
         b.addEventListener('click', () => this.mute(l.from, true));
         items.push(b);
       }
+      // A spectator reads both rooms: each line says which.
+      if (this.you === 'spectator') items.push(h('span', { class: 'room' }, t(l.room === 'players' ? 'chat.room_players' : 'chat.room_spectators')));
+      items.push(h('span', { class: 'from' }, l.from), h('span', { class: 'text' }, l.text));
       return h('li', { 'data-room': l.room, 'data-from': l.from }, ...items);
     });
     this.list.replaceChildren(...(rows.length ? rows : [h('li', { class: 'empty' }, t('chat.empty'))]));

@@ -236,7 +236,7 @@ export class GameView {
     this.positions[s.moves.length] = s.position;
     this.clockAt = performance.now();
     if (!this.flipSet) this.flipped = s.you === 'second';
-    this.chat.reset(s.chat, s.you);
+    this.chat.reset(s.chat, s.you, s.players.some((p) => p.ai));
     this.remember(s.legal);
     rememberGame(this.snap);
     if (s.result && s.moves.length > 1) void this.fetchPositions();
