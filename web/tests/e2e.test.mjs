@@ -3,33 +3,15 @@
 // test reads the listed legal moves from the page's state to choose which squares to click,
 // as the client itself knows no rule.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launch, realServer, shot, clickMove, ARTIFACTS } from './lib.mjs';
+import { realSite, shot, clickMove, ARTIFACTS } from './lib.mjs';
 
-// Started before the tests are declared, so a missing binary skips them (and fails in CI).
-const server = await realServer();
-if (!server && process.env.CI) throw new Error('CI needs target/debug/cannonade for the end-to-end tests');
-let browser;
-before(async () => {
-  if (server) browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const { server, skip, newPage } = await realSite();
 
 const GAMES = ['xiangqi', 'banqi', 'chessbattle', 'commander'];
-const skip = () => (server ? false : 'no cannonade binary with `serve` (build it with cargo first)');
-
-async function newPage(viewport = { width: 1100, height: 900 }) {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  page.on('pageerror', (e) => console.error('page error:', e.message));
-  return page;
-}
 
 /** The game state the page holds (what the server sent it). */
 function state(page) {

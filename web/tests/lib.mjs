@@ -176,3 +176,32 @@ export function standInSite() {
   });
   return env;
 }
+
+/**
+ * The real server and a browser for a test file: the server started now (before the tests
+ * are declared, so a missing binary skips them, and fails in CI), the browser before the
+ * tests, both closed after them. `skip()` is the tests' skip reason; `newPage` a page in a
+ * fresh browser context (its own cookies), logging the page's errors.
+ */
+export async function realSite() {
+  const server = await realServer();
+  if (!server && process.env.CI) throw new Error('CI needs target/debug/cannonade for the end-to-end tests');
+  /** @type {import('playwright-core').Browser|null} */
+  let browser = null;
+  before(async () => {
+    if (server) browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    server?.close();
+  });
+  const skip = () => (server ? false : 'no cannonade binary with `serve` (build it with cargo first)');
+  const newPage = async (viewport = { width: 1100, height: 900 }) => {
+    if (!browser) throw new Error('no browser');
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => console.error('page error:', e.message));
+    return page;
+  };
+  return { server, skip, newPage };
+}

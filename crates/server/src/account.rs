@@ -22,6 +22,10 @@ pub enum AccountError {
     Taken,
     /// Wrong name or password.
     Denied,
+    /// A change of password gave the wrong current password.
+    WrongPassword,
+    /// The request has no account's session (an anonymous one cannot change a password).
+    NoAccount,
     /// Too many attempts from this address or for this name.
     TooSoon(TooSoon),
     /// Every password hash slot stayed busy: try again shortly.
@@ -38,6 +42,8 @@ impl std::fmt::Display for AccountError {
             AccountError::Invalid(why) => f.write_str(why),
             AccountError::Taken => f.write_str("that name is taken"),
             AccountError::Denied => f.write_str("wrong name or password"),
+            AccountError::WrongPassword => f.write_str("wrong password"),
+            AccountError::NoAccount => f.write_str("log in first"),
             AccountError::TooSoon(e) => write!(f, "{e}"),
             AccountError::Busy => f.write_str("the server is busy: try again in a moment"),
             AccountError::Store(e) => write!(f, "{e}"),
@@ -89,6 +95,13 @@ fn check_name(name: &str) -> Result<(), AccountError> {
     Ok(())
 }
 
+fn check_password(password: &str) -> Result<(), AccountError> {
+    if password.chars().count() < 8 || password.len() > 256 {
+        return Err(AccountError::Invalid("a password has 8 to 256 characters".into()));
+    }
+    Ok(())
+}
+
 /// Runs a password hash on the blocking pool once a slot is free (waiting at most
 /// [`crate::limits::Limits::hash_wait`]): 300 logins at once once took 1.7 GB.
 async fn hash_work<T: Send + 'static>(
@@ -117,24 +130,11 @@ fn dummy_hash() -> &'static str {
     })
 }
 
-/// Creates an account and a session for it.
-pub async fn register(
-    app: &App,
-    addr: IpAddr,
-    name: &str,
-    password: &str,
-) -> Result<(String, Arc<UserCtx>), AccountError> {
-    check_name(name)?;
-    if password.chars().count() < 8 || password.len() > 256 {
-        return Err(AccountError::Invalid("a password has 8 to 256 characters".into()));
-    }
-    app.limiter.login(addr, name).map_err(AccountError::TooSoon)?;
-    if app.store.user_by_name(name).await.map_err(AccountError::Store)?.is_some() {
-        return Err(AccountError::Taken);
-    }
+/// A new Argon2 hash of `password` with a fresh salt, made on the blocking pool.
+async fn new_hash(app: &App, password: &str) -> Result<String, AccountError> {
     let salt = ids::random_bytes::<16>()?;
     let password = password.to_string();
-    let hash = hash_work(app, move || {
+    hash_work(app, move || {
         let salt = SaltString::encode_b64(&salt).map_err(|e| e.to_string())?;
         Argon2::default()
             .hash_password(password.as_bytes(), &salt)
@@ -142,15 +142,58 @@ pub async fn register(
             .map_err(|e| e.to_string())
     })
     .await?
-    .map_err(AccountError::Internal)?;
-    let user = User {
-        id: ids::short_id()?,
-        name: name.to_string(),
-        password_hash: Some(hash),
-        created_ms: ids::now_ms(),
+    .map_err(AccountError::Internal)
+}
+
+/// Whether `password` matches `stored` (the dummy hash when there is none: the same work).
+async fn verify(app: &App, stored: Option<String>, password: &str) -> Result<bool, AccountError> {
+    let password = password.to_string();
+    hash_work(app, move || {
+        let stored = stored.as_deref().unwrap_or_else(|| dummy_hash());
+        PasswordHash::new(stored)
+            .map(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
+            .unwrap_or(false)
+    })
+    .await
+}
+
+/// Creates an account and a session for it. With `anonymous`, the request's anonymous
+/// user, that user becomes the account (same id): the games it played in this browser stay
+/// its games.
+pub async fn register(
+    app: &App,
+    addr: IpAddr,
+    name: &str,
+    password: &str,
+    anonymous: Option<Arc<UserCtx>>,
+) -> Result<(String, Arc<UserCtx>), AccountError> {
+    check_name(name)?;
+    check_password(password)?;
+    app.limiter.login(addr, name).map_err(AccountError::TooSoon)?;
+    if app.store.user_by_name(name).await.map_err(AccountError::Store)?.is_some() {
+        return Err(AccountError::Taken);
+    }
+    let hash = new_hash(app, password).await?;
+    let anonymous = anonymous.filter(|u| !u.account);
+    let id = match &anonymous {
+        Some(anon) => anon.id.clone(),
+        None => ids::short_id()?,
     };
+    let user =
+        User { id, name: name.to_string(), password_hash: Some(hash), created_ms: ids::now_ms() };
     let row = user.clone();
-    let created = app.writer.exec(move |store| async move { store.create_user(&row).await }).await;
+    let created = app
+        .writer
+        .exec(move |store| async move {
+            store.claim_user(&row).await?;
+            // On the writer task, as a game's new players are decided: a seat the old
+            // anonymous session takes later (an open seek) must not write the user again.
+            if let Some(anon) = &anonymous {
+                session::saved(anon);
+            }
+            Ok(())
+        })
+        .await;
     if let Err(e) = created {
         // A concurrent registration of the same name loses on the unique index; any other
         // failure is the store's.
@@ -176,18 +219,44 @@ pub async fn login(
     let user = app.store.user_by_name(name).await.map_err(AccountError::Store)?;
     let stored = user.as_ref().and_then(|u| u.password_hash.clone());
     let real = stored.is_some();
-    let password = password.to_string();
-    let ok = hash_work(app, move || {
-        let stored = stored.as_deref().unwrap_or_else(|| dummy_hash());
-        PasswordHash::new(stored)
-            .map(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
-            .unwrap_or(false)
-    })
-    .await?;
+    let ok = verify(app, stored, password).await?;
     match user {
         Some(user) if ok && real => Ok(session::open(app, user).await?),
         _ => Err(AccountError::Denied),
     }
+}
+
+/// Changes `user`'s password after checking the current one (throttled as logins are: it
+/// is a password guess too). The session that asks stays; every other session of the user
+/// ends, in the store and on this node (other nodes drop theirs at their next read of it).
+pub async fn change_password(
+    app: &App,
+    addr: IpAddr,
+    user: &UserCtx,
+    old: &str,
+    new: &str,
+) -> Result<(), AccountError> {
+    if !user.account {
+        return Err(AccountError::NoAccount);
+    }
+    check_password(new)?;
+    app.limiter.login(addr, &user.name).map_err(AccountError::TooSoon)?;
+    if old.len() > 256 {
+        return Err(AccountError::WrongPassword);
+    }
+    let stored = app.store.user_by_name(&user.name).await.map_err(AccountError::Store)?;
+    let stored = stored.filter(|u| u.id == user.id).and_then(|u| u.password_hash);
+    if !verify(app, stored, old).await? {
+        return Err(AccountError::WrongPassword);
+    }
+    let hash = new_hash(app, new).await?;
+    let (id, keep) = (user.id.clone(), user.session_id().to_string());
+    app.writer
+        .exec(move |store| async move { store.set_password(&id, &hash, &keep).await })
+        .await
+        .map_err(AccountError::Store)?;
+    session::forget_others(app, user);
+    Ok(())
 }
 
 #[cfg(test)]

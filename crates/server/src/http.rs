@@ -42,10 +42,33 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/login", post(login))
         .route("/api/logout", post(logout))
         .route("/api/import", post(import))
+        .route("/api/password", post(password))
         .route("/api/sessions", get(sessions))
         .route("/api/sessions/{id}", delete(end_session))
         .fallback(static_file)
+        .layer(axum::middleware::from_fn_with_state(app.clone(), same_site_writes))
         .with_state(app)
+}
+
+/// Refuses a state-changing request (any method but `GET`, `HEAD` and `OPTIONS`) that
+/// another site's page made: the session cookie rides along with such requests, so a page
+/// elsewhere could otherwise log a visitor out, end their sessions or log them into an
+/// account of its choosing. The same check as the websocket's ([`from_this_site`]).
+async fn same_site_writes(
+    State(app): State<Arc<App>>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    use axum::http::Method;
+    let reads = [Method::GET, Method::HEAD, Method::OPTIONS];
+    if !reads.contains(req.method()) && !from_this_site(&app, req.headers()) {
+        return refuse(
+            StatusCode::FORBIDDEN,
+            ErrorCode::Forbidden,
+            "a page of another site may not make this request",
+        );
+    }
+    next.run(req).await
 }
 
 /// A refusal: its status, and a body with the code and words for people.
@@ -166,12 +189,21 @@ fn no_session_cookie(client: Client) -> Cookie<'static> {
         .build()
 }
 
-/// Whether a page at `origin` may open a websocket here: the server's own (the request's
-/// host, or the proxy's forwarded one) or one of [`crate::Config::allowed_origins`]. A
-/// request without `Origin` is not from a browser page (browsers always send it on a
-/// websocket), so no other site's page is riding on its cookie.
-fn origin_allowed(app: &App, headers: &HeaderMap) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN) else { return true };
+/// Whether a request comes from this site's own page, or from a program: its `Origin` is
+/// the server's own (the request's host, or the proxy's forwarded one) or one of
+/// [`crate::Config::allowed_origins`]. Without `Origin` (browsers always send it on a
+/// websocket and on a cross-site `POST`, not always on a same-origin one), a browser's
+/// `Sec-Fetch-Site` must say `same-origin` or `none` (typed by the person); a request with
+/// neither header is not from a browser page, so no other site's page is riding on its
+/// cookie.
+fn from_this_site(app: &App, headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return match headers.get("sec-fetch-site").map(|v| v.to_str()) {
+            None => true,
+            Some(Ok(site)) => matches!(site, "same-origin" | "none"),
+            Some(Err(_)) => false,
+        };
+    };
     let Ok(origin) = origin.to_str() else { return false };
     if app.config.allowed_origins.iter().any(|o| o.trim_end_matches('/') == origin) {
         return true;
@@ -192,7 +224,7 @@ async fn ws(
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    if !origin_allowed(&app, &headers) {
+    if !from_this_site(&app, &headers) {
         return refuse(
             StatusCode::FORBIDDEN,
             ErrorCode::Forbidden,
@@ -265,6 +297,18 @@ async fn request_session(
 ) -> Result<Option<Arc<UserCtx>>, Response> {
     let Some(token) = request_token(headers, jar) else { return Ok(None) };
     session::known(app, &token).await.map_err(|e| store_failed(&e))
+}
+
+/// The session of a request that needs one: `401` when it has none (or an unknown or
+/// expired one).
+async fn signed_session(
+    app: &App,
+    headers: &HeaderMap,
+    jar: &CookieJar,
+) -> Result<Arc<UserCtx>, Response> {
+    request_session(app, headers, jar)
+        .await?
+        .ok_or_else(|| error(StatusCode::UNAUTHORIZED, "no session"))
 }
 
 /// The session's games, newest first. The session token comes as `Authorization: Bearer
@@ -350,25 +394,28 @@ fn session_response(
             (jar.add(cookie), Json(serde_json::json!({ "token": token, "user": user.info() })))
                 .into_response()
         }
-        Err(AccountError::Invalid(why)) => refuse(StatusCode::BAD_REQUEST, ErrorCode::Invalid, why),
-        Err(AccountError::Taken) => {
-            refuse(StatusCode::CONFLICT, ErrorCode::Invalid, "that name is taken")
+        Err(e) => account_refused(e),
+    }
+}
+
+/// The answer to a refused account request: the status and code of each reason, and
+/// nothing of an internal failure but its error id.
+fn account_refused(e: AccountError) -> Response {
+    let text = e.to_string();
+    match e {
+        AccountError::Invalid(_) => refuse(StatusCode::BAD_REQUEST, ErrorCode::Invalid, text),
+        AccountError::Taken => refuse(StatusCode::CONFLICT, ErrorCode::Invalid, text),
+        AccountError::Denied | AccountError::WrongPassword | AccountError::NoAccount => {
+            refuse(StatusCode::UNAUTHORIZED, ErrorCode::Forbidden, text)
         }
-        Err(AccountError::Denied) => {
-            refuse(StatusCode::UNAUTHORIZED, ErrorCode::Forbidden, "wrong name or password")
-        }
-        Err(AccountError::TooSoon(wait)) => too_soon(wait),
-        Err(AccountError::Busy) => {
-            let mut res = refuse(
-                StatusCode::SERVICE_UNAVAILABLE,
-                ErrorCode::RateLimited,
-                AccountError::Busy.to_string(),
-            );
+        AccountError::TooSoon(wait) => too_soon(wait),
+        AccountError::Busy => {
+            let mut res = refuse(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::RateLimited, text);
             res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(1));
             res
         }
-        Err(AccountError::Store(e)) => store_failed(&e),
-        Err(AccountError::Internal(e)) => internal(ErrorCode::Internal, "the account failed", &e),
+        AccountError::Store(e) => store_failed(&e),
+        AccountError::Internal(e) => internal(ErrorCode::Internal, "the account failed", &e),
     }
 }
 
@@ -404,7 +451,12 @@ async fn register(
     jar: CookieJar,
     Json(c): Json<Credentials>,
 ) -> Response {
-    let result = account::register(&app, client.addr, &c.name, &c.password).await;
+    // The browser's anonymous user becomes the account, keeping its games.
+    let anonymous = match request_session(&app, &headers, &jar).await {
+        Ok(user) => user.filter(|u| !u.account),
+        Err(res) => return res,
+    };
+    let result = account::register(&app, client.addr, &c.name, &c.password, anonymous).await;
     signed_in(&app, client, &headers, jar, result).await
 }
 
@@ -486,11 +538,35 @@ async fn logout(
     (jar.add(no_session_cookie(client)), Json(serde_json::json!({ "ok": true }))).into_response()
 }
 
+/// The body of `/api/password`.
+#[derive(Deserialize)]
+struct NewPassword {
+    old: String,
+    new: String,
+}
+
+/// Changes the request's account's password: the request's session stays, the others end.
+async fn password(
+    State(app): State<Arc<App>>,
+    client: Client,
+    headers: HeaderMap,
+    jar: CookieJar,
+    Json(p): Json<NewPassword>,
+) -> Response {
+    let user = match signed_session(&app, &headers, &jar).await {
+        Ok(user) => user,
+        Err(res) => return res,
+    };
+    match account::change_password(&app, client.addr, &user, &p.old, &p.new).await {
+        Ok(()) => Json(serde_json::json!({ "ok": true })).into_response(),
+        Err(e) => account_refused(e),
+    }
+}
+
 /// The request's user's sessions.
 async fn sessions(State(app): State<Arc<App>>, headers: HeaderMap, jar: CookieJar) -> Response {
-    let user = match request_session(&app, &headers, &jar).await {
-        Ok(Some(user)) => user,
-        Ok(None) => return error(StatusCode::UNAUTHORIZED, "no session"),
+    let user = match signed_session(&app, &headers, &jar).await {
+        Ok(user) => user,
         Err(res) => return res,
     };
     match session::list(&app, &user).await {
@@ -506,9 +582,8 @@ async fn end_session(
     jar: CookieJar,
     Path(id): Path<String>,
 ) -> Response {
-    let user = match request_session(&app, &headers, &jar).await {
-        Ok(Some(user)) => user,
-        Ok(None) => return error(StatusCode::UNAUTHORIZED, "no session"),
+    let user = match signed_session(&app, &headers, &jar).await {
+        Ok(user) => user,
         Err(res) => return res,
     };
     match session::end(&app, &user, &id).await {

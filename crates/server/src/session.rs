@@ -202,6 +202,12 @@ pub async fn end(app: &App, user: &UserCtx, session_id: &str) -> Result<bool, St
     Ok(mine || stored)
 }
 
+/// Forgets, on this node, every session of `user`'s user but `user`'s own (a change of
+/// password ended them in the store): their sockets close at their next message.
+pub(crate) fn forget_others(app: &App, user: &UserCtx) {
+    lock(&app.sessions).retain(|hash, c| c.id != user.id || *hash == user.token_hash);
+}
+
 /// Whether `user`'s session is still open on this node: a socket asks at each message, so a
 /// session ended here (logout, the session list) closes its sockets at their next message.
 /// Live sessions stay in this node's cache (a re-read puts them back at once); ended and

@@ -317,3 +317,172 @@ async fn anonymous_sessions_are_limited_per_address() {
     // A known session is no new session.
     assert!(common::upgrade(addr, Some(&first.token), None).await.is_ok());
 }
+
+/// `POST /api/password` with `{old, new}` as the session `token`, from the address `from`.
+async fn change_password(
+    app: &App,
+    token: &str,
+    old: &str,
+    new: &str,
+    from: [u8; 4],
+) -> (StatusCode, String) {
+    let body = serde_json::json!({ "old": old, "new": new }).to_string();
+    let (s, body, _) = call(app, req("POST", "/api/password", &body, from, Some(token))).await;
+    (s, body)
+}
+
+/// A change of password needs the current one; it keeps the session that asked and ends
+/// the others, and the new password is the one that logs in.
+#[tokio::test]
+async fn a_password_change_checks_the_old_one_and_ends_the_other_sessions() {
+    // A change of password counts as a login for the throttle; this test makes more than a
+    // name's burst of them.
+    let mut limits = config().limits;
+    limits.logins_per_name = Rate { burst: 100, every: Duration::from_millis(1) };
+    let (addr, app) = server(cannonade_server::Config { limits, ..config() }).await;
+    let here = register(&app, "lena", "correct horse").await;
+    let (s, _, headers) =
+        call(&app, req("POST", "/api/login", &creds("lena", "correct horse"), [10, 9, 0, 1], None))
+            .await;
+    assert_eq!(s, StatusCode::OK);
+    let elsewhere = common::set_cookie_token(&headers).unwrap();
+    let (s, body) =
+        change_password(&app, &here, "wrong horse", "battery staple", [10, 9, 0, 2]).await;
+    assert_eq!(s, StatusCode::UNAUTHORIZED, "{body}");
+    assert!(body.contains(r#""code":"forbidden""#) && body.contains("wrong password"), "{body}");
+    let (s, body) = change_password(&app, &here, "correct horse", "short", [10, 9, 0, 2]).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{body}");
+    let (s, body) =
+        change_password(&app, &here, "correct horse", "battery staple", [10, 9, 0, 2]).await;
+    assert_eq!(s, StatusCode::OK, "{body}");
+    let sessions = |token: String| req("GET", "/api/sessions", "", [10, 9, 0, 3], Some(&token));
+    assert_eq!(call(&app, sessions(here.clone())).await.0, StatusCode::OK, "this session ended");
+    assert_eq!(
+        call(&app, sessions(elsewhere.clone())).await.0,
+        StatusCode::UNAUTHORIZED,
+        "another session outlived the password change"
+    );
+    let again = Client::connect(addr, Some(&elsewhere)).await;
+    assert_ne!(again.user_id, Client::connect(addr, Some(&here)).await.user_id);
+    let login = |pw: &str| req("POST", "/api/login", &creds("lena", pw), [10, 9, 0, 4], None);
+    assert_eq!(call(&app, login("correct horse")).await.0, StatusCode::UNAUTHORIZED);
+    assert_eq!(call(&app, login("battery staple")).await.0, StatusCode::OK);
+    // An anonymous session has no password to change.
+    let anon = Client::connect(addr, None).await;
+    let (s, _) = change_password(&app, &anon.token, "x", "battery staple", [10, 9, 0, 5]).await;
+    assert_eq!(s, StatusCode::UNAUTHORIZED);
+}
+
+/// Every state-changing request from another site's page is refused, by `Origin` or, when
+/// a browser sends none, by `Sec-Fetch-Site`; the site's own page and programs pass.
+#[tokio::test]
+async fn state_changing_requests_from_other_sites_are_refused() {
+    let (_, app) = server(config()).await;
+    let token = register(&app, "mona", "correct horse").await;
+    let with = |method: &str, path: &str, body: &str, headers: &[(&str, &str)]| {
+        let mut r = req(method, path, body, [10, 10, 0, 1], Some(&token));
+        r.headers_mut().insert(header::HOST, "cannonade.example".parse().unwrap());
+        for (k, v) in headers {
+            let name = axum::http::HeaderName::from_bytes(k.as_bytes()).unwrap();
+            r.headers_mut().insert(name, v.parse().unwrap());
+        }
+        r
+    };
+    let pw = serde_json::json!({ "old": "correct horse", "new": "battery staple" }).to_string();
+    let writes: [(&str, &str, String); 6] = [
+        ("POST", "/api/register", creds("nora", "correct horse")),
+        ("POST", "/api/login", creds("mona", "correct horse")),
+        ("POST", "/api/password", pw.clone()),
+        ("POST", "/api/logout", String::new()),
+        ("DELETE", "/api/sessions/abc", String::new()),
+        ("PUT", "/api/anything", String::new()),
+    ];
+    for (method, path, body) in &writes {
+        for headers in [
+            &[("origin", "https://evil.example")][..],
+            &[("origin", "null")][..],
+            &[("sec-fetch-site", "cross-site")][..],
+            &[("sec-fetch-site", "same-site")][..],
+        ] {
+            let (s, text, _) = call(&app, with(method, path, body, headers)).await;
+            assert_eq!(s, StatusCode::FORBIDDEN, "{method} {path} {headers:?}: {text}");
+            assert!(text.contains(r#""code":"forbidden""#), "{text}");
+        }
+    }
+    // Reads from anywhere are fine (the cookie is SameSite=Lax anyway).
+    let (s, _, _) =
+        call(&app, with("GET", "/api/sessions", "", &[("origin", "https://evil.example")])).await;
+    assert_eq!(s, StatusCode::OK);
+    // The site's own page (by Origin, or by Sec-Fetch-Site without one) and a program pass.
+    let own = [("origin", "http://cannonade.example"), ("sec-fetch-site", "same-origin")];
+    let (s, text, _) = call(&app, with("POST", "/api/password", &pw, &own)).await;
+    assert_eq!(s, StatusCode::OK, "{text}");
+    let (s, text, _) =
+        call(&app, with("POST", "/api/login", &creds("mona", "battery staple"), &[own[1]])).await;
+    assert_eq!(s, StatusCode::OK, "{text}");
+    let (s, text, _) = call(&app, with("POST", "/api/logout", "", &[])).await;
+    assert_eq!(s, StatusCode::OK, "{text}");
+}
+
+/// An anonymous player who registers keeps the games played in that browser: the
+/// anonymous user becomes the account (same id), and its old token opens nothing.
+#[tokio::test]
+async fn an_anonymous_player_who_registers_keeps_their_games() {
+    use cannonade_games::GameKind;
+    use cannonade_wire::ClientMsg;
+    let (addr, app) = server(config()).await;
+    let mut anon = Client::connect(addr, None).await;
+    anon.send(ClientMsg::Hotseat {
+        game: GameKind::Xiangqi,
+        options: String::new(),
+        clock: common::tc(0, 0),
+    })
+    .await;
+    let (game, _) = anon.started().await;
+    let (s, body, headers) = call(
+        &app,
+        req(
+            "POST",
+            "/api/register",
+            &creds("olga", "correct horse"),
+            [10, 11, 0, 1],
+            Some(&anon.token),
+        ),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{body}");
+    let token = common::set_cookie_token(&headers).unwrap();
+    assert_ne!(token, anon.token, "the session was not renewed at registration");
+    let mut account = Client::connect(addr, Some(&token)).await;
+    assert_eq!(account.user_id, anon.user_id, "the account is another user");
+    let (s, body, _) =
+        call(&app, req("GET", "/api/my-games", "", [10, 11, 0, 1], Some(&token))).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(body.contains(&game), "the anonymous game is not the account's: {body}");
+    // The account holds the game's seats: it may move in it.
+    account.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    let snap = account.snapshot().await;
+    assert_eq!(snap.you, cannonade_wire::Role::Both);
+    let again = Client::connect(addr, Some(&anon.token)).await;
+    assert_ne!(again.user_id, anon.user_id, "the anonymous token still opens its session");
+    // The account logs in by its name; an anonymous user who never sat registers too.
+    let login = creds("olga", "correct horse");
+    assert_eq!(
+        call(&app, req("POST", "/api/login", &login, [10, 11, 0, 2], None)).await.0,
+        StatusCode::OK
+    );
+    let fresh = Client::connect(addr, None).await;
+    let (s, body, _) = call(
+        &app,
+        req(
+            "POST",
+            "/api/register",
+            &creds("petra", "correct horse"),
+            [10, 11, 0, 3],
+            Some(&fresh.token),
+        ),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{body}");
+    assert!(body.contains(&fresh.user_id), "{body}");
+}

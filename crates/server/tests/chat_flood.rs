@@ -73,3 +73,50 @@ async fn a_chat_flood_takes_no_clock_time() {
         let _ = f.await;
     }
 }
+
+/// Each chat line is stored by a task of its own, and the lines of one group commit used
+/// to be told in whatever order their tasks finished: the page showed "flood 34, 30, 31…".
+/// They are told in the order they were written: here each of four sockets of one player
+/// writes its burst at once, and each socket's lines reach the opponent in its order. On
+/// several threads, as the server runs: one thread wakes the store tasks in order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn chat_lines_arrive_in_the_order_written() {
+    const SOCKETS: usize = 4;
+    const LINES: usize = 35;
+    // A file store: its commits take long enough to gather many lines each (in memory,
+    // each line tends to be a commit of its own, and nothing races).
+    let dir = std::env::temp_dir().join(format!("cannonade-chat-order-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = format!("sqlite://{}/s.db", dir.display());
+    let (addr, _) = server(cannonade_server::Config { db, ..config() }).await;
+    let (a, mut b, game) = pair(addr, GameKind::Xiangqi, tc(0, 0)).await;
+    let mut writers = vec![a];
+    for _ in 1..SOCKETS {
+        let token = writers[0].token.clone();
+        writers.push(Client::connect(addr, Some(&token)).await);
+    }
+    let sends = writers.into_iter().enumerate().map(|(w, mut c)| {
+        let game = game.clone();
+        tokio::spawn(async move {
+            for n in 0..LINES {
+                c.send(ClientMsg::Chat { game: game.clone(), text: format!("{w} {n}") }).await;
+            }
+            c
+        })
+    });
+    let _writers = futures_util::future::join_all(sends).await;
+    let mut got: Vec<Vec<usize>> = vec![Vec::new(); SOCKETS];
+    for _ in 0..SOCKETS * LINES {
+        if let ServerMsg::Chat { line, .. } =
+            b.until("chat", |m| matches!(m, ServerMsg::Chat { .. })).await
+        {
+            let (w, n) = line.text.split_once(' ').unwrap();
+            got[w.parse::<usize>().unwrap()].push(n.parse().unwrap());
+        }
+    }
+    for lines in got {
+        assert_eq!(lines, (0..LINES).collect::<Vec<_>>());
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

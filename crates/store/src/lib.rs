@@ -105,6 +105,18 @@ pub trait Store: Send + Sync + 'static {
     fn clear_proposals<'a>(&'a self, game_id: &'a str) -> StoreFuture<'a, ()>;
     /// Creates a user (anonymous when `password_hash` is `None`).
     fn create_user<'a>(&'a self, user: &'a User) -> StoreFuture<'a, ()>;
+    /// Creates the account `user`, or, when an anonymous user (no password) with its id is
+    /// stored, makes that user the account: its games and scores stay under the id, so an
+    /// anonymous player who registers keeps them. One transaction.
+    fn claim_user<'a>(&'a self, user: &'a User) -> StoreFuture<'a, ()>;
+    /// Sets `user_id`'s password hash and ends all their sessions but `keep_token_hash`,
+    /// in one transaction: whoever knew the old password is logged out everywhere else.
+    fn set_password<'a>(
+        &'a self,
+        user_id: &'a str,
+        password_hash: &'a str,
+        keep_token_hash: &'a str,
+    ) -> StoreFuture<'a, ()>;
     /// A user by name, regardless of case (names are unique that way).
     fn user_by_name<'a>(&'a self, name: &'a str) -> StoreFuture<'a, Option<User>>;
     /// Links a session token (its hash) to a user.

@@ -251,6 +251,48 @@ impl SqlStore {
         insert_user(&mut *self.pool.acquire().await?, u).await
     }
 
+    async fn claim_user_inner(&self, u: &User) -> Result<(), StoreError> {
+        let mut conn = self.pool.acquire().await?;
+        let mut tx = conn.begin().await?;
+        let claimed = sqlx::query(
+            "UPDATE users SET name = $2, password_hash = $3, name_key = $4 \
+             WHERE id = $1 AND password_hash IS NULL",
+        )
+        .bind(&u.id)
+        .bind(&u.name)
+        .bind(&u.password_hash)
+        .bind(u.name.to_lowercase())
+        .execute(&mut *tx)
+        .await?;
+        if claimed.rows_affected() == 0 {
+            insert_user(&mut tx, u).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn set_password_inner(
+        &self,
+        user_id: &str,
+        password_hash: &str,
+        keep_token_hash: &str,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.pool.acquire().await?;
+        let mut tx = conn.begin().await?;
+        sqlx::query("UPDATE users SET password_hash = $2 WHERE id = $1")
+            .bind(user_id)
+            .bind(password_hash)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2")
+            .bind(user_id)
+            .bind(keep_token_hash)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     async fn user_by_name_inner(&self, name: &str) -> Result<Option<User>, StoreError> {
         // By the case-blind key; an account older than the key that differs from another
         // only in case has none and is found by its exact name.
@@ -668,6 +710,17 @@ impl Store for SqlStore {
     }
     fn create_user<'a>(&'a self, user: &'a User) -> StoreFuture<'a, ()> {
         Box::pin(self.create_user_inner(user))
+    }
+    fn claim_user<'a>(&'a self, user: &'a User) -> StoreFuture<'a, ()> {
+        Box::pin(self.claim_user_inner(user))
+    }
+    fn set_password<'a>(
+        &'a self,
+        user_id: &'a str,
+        password_hash: &'a str,
+        keep_token_hash: &'a str,
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(self.set_password_inner(user_id, password_hash, keep_token_hash))
     }
     fn user_by_name<'a>(&'a self, name: &'a str) -> StoreFuture<'a, Option<User>> {
         Box::pin(self.user_by_name_inner(name))

@@ -5,6 +5,7 @@ import { GameView } from './game.js';
 import { h, GAMES, gameName, pastGames, prefs, savePrefs, applyTheme, reasonText } from './ui.js';
 import { muted, setMuted, play, played } from './sound.js';
 import { t, LANGS, lang, setLang, translateDom, loadLang } from './i18n.js';
+import { accountControl } from './account.js';
 
 /** @typedef {import('./types.js').ServerMsg} ServerMsg */
 /** @typedef {import('./types.js').GameKind} GameKind */
@@ -39,7 +40,8 @@ const CLOCKS = /** @type {const} */ ([
 
 function renderConn() {
   const s = net.status;
-  conn.textContent = s === 'open' ? (net.user ? t('conn.online_as', { name: net.user.name }) : t('conn.online')) : s === 'connecting' ? t('conn.connecting') : t('conn.reconnecting');
+  // Who this page plays as is the account control's (beside it), not repeated here.
+  conn.textContent = s === 'open' ? t('conn.online') : s === 'connecting' ? t('conn.connecting') : t('conn.reconnecting');
   conn.className = `conn ${s}`;
   document.body.classList.toggle('is-offline', s !== 'open');
 }
@@ -84,11 +86,23 @@ function settings() {
 net.onStatus(renderConn);
 /** @type {GameKind[]|null} the games this server plays, from `welcome` */
 let available = null;
+/** @type {string|null} the user of the last `welcome` */
+let welcomedAs = null;
 
 net.on((m) => {
   if (m.t === 'welcome') {
     renderConn();
     available = m.games;
+    const was = welcomedAs;
+    welcomedAs = m.user.id;
+    if (was !== null && was !== m.user.id) {
+      // Logged in or out: the screen is drawn again for the new user (a game's seats, the
+      // lobby's own seeks and "My games" are someone else's now).
+      mySeeks.clear();
+      inviteLink = null;
+      route();
+      return;
+    }
     screen?.onWelcome?.();
   } else if (m.t === 'game_started') {
     play('notify');
@@ -109,6 +123,9 @@ net.on((m) => {
     mySeeks.add(m.code);
     refreshLobby();
   } else if (m.t === 'error' && !m.game) {
+    // The chat panel says its own refusals (the flood limit names no game), in the page's
+    // language.
+    if (window.cannonade.game?.chat.claims(m.code)) return;
     toast(m.message);
   }
 });
@@ -369,6 +386,7 @@ window.addEventListener('hashchange', route);
 applyTheme();
 translateDom();
 settings();
+accountControl(/** @type {HTMLElement} */ (document.getElementById('account')), net);
 renderConn();
 renderMute();
 route();

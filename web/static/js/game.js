@@ -5,6 +5,7 @@ import { Board } from './board.js';
 import { play } from './sound.js';
 import { t, pieceName } from './i18n.js';
 import { pieceIcon } from './pieces.js';
+import { ChatPanel } from './chat.js';
 import { h, rememberGame, seatName, seatColour, resultText, download, prefs, gameName } from './ui.js';
 
 /** @typedef {import('./types.js').Snapshot} Snapshot */
@@ -62,6 +63,7 @@ export class GameView {
     this.flipSet = false;
     this.lowSounded = false;
     this.animateNext = false;
+    this.chat = new ChatPanel(net, id);
     this.el = this.build();
     this.board = new Board(this.el.boardHost, (mv) => this.pick(mv));
     this.onKey = (/** @type {KeyboardEvent} */ e) => this.key(e);
@@ -109,7 +111,7 @@ export class GameView {
     this.root.append(
       h('section', { class: 'game' },
         h('div', { class: 'board-col' }, e.status, e.top, e.boardHost, e.bottom),
-        h('div', { class: 'side-col' }, e.info, e.offers, e.end, e.spect, e.replay, e.moves, form, e.controls, e.legend),
+        h('div', { class: 'side-col' }, e.info, e.offers, e.end, e.spect, e.replay, e.moves, form, e.controls, this.chat.el, e.legend),
       ),
       e.announce,
     );
@@ -163,6 +165,8 @@ export class GameView {
   onMessage(m) {
     if (!('game' in m) || m.game !== this.id) {
       if (m.t === 'snapshot' && m.game === this.id) this.onSnapshot(m);
+      // The socket's flood limit names no game: the chat tells whether it was its line.
+      if (m.t === 'error' && !m.game) this.chat.refused(m.code);
       return;
     }
     switch (m.t) {
@@ -206,7 +210,11 @@ export class GameView {
         // message follows).
         this.el.entryError.textContent = t(m.held ? 'game.held' : 'game.unheld');
         break;
+      case 'chat':
+        this.chat.add(m);
+        break;
       case 'error':
+        if (this.chat.refused(m.code)) break;
         this.el.entryError.textContent = m.message;
         if (m.code === 'stale_ply' || m.code === 'not_your_turn' || m.code === 'illegal_move') {
           // Our view is behind: ask for what we missed.
@@ -228,6 +236,7 @@ export class GameView {
     this.positions[s.moves.length] = s.position;
     this.clockAt = performance.now();
     if (!this.flipSet) this.flipped = s.you === 'second';
+    this.chat.reset(s.chat, s.you, s.players.some((p) => p.ai));
     this.remember(s.legal);
     rememberGame(this.snap);
     if (s.result && s.moves.length > 1) void this.fetchPositions();

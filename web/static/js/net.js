@@ -69,14 +69,33 @@ export class Net {
       for (const l of this.listeners) l(msg);
     });
     ws.addEventListener('close', () => {
-      if (this.pingTimer) clearInterval(this.pingTimer);
+      // A socket replaced by `renew` closes after its successor opened: its close is not
+      // this page's, and must not stop the new socket's pings.
       if (this.ws !== ws) return;
+      if (this.pingTimer) clearInterval(this.pingTimer);
       this.ws = null;
       this.setStatus('reconnecting');
       const delay = Math.min(5000, 300 * 2 ** this.attempt);
       this.attempt += 1;
       this.retryTimer = setTimeout(() => this.connect(), delay);
     });
+  }
+
+  /**
+   * Opens a new socket at once, dropping the current one: after a login, registration or
+   * logout the cookie names another session, and the server takes the session from the
+   * socket's upgrade. What the page follows is asked for again on the new `welcome`.
+   */
+  renew() {
+    const old = this.ws;
+    this.ws = null;
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.attempt = 0;
+    this.user = null;
+    this.setStatus('connecting');
+    old?.close();
+    this.connect();
   }
 
   /** Cuts the socket as a network failure would (tests and the "reconnect" check). */

@@ -152,6 +152,8 @@ pub enum Cmd {
     },
     /// A chat line has been stored (or could not be: the socket to tell).
     Chatted {
+        /// The line's number in the game (lines are told in this order).
+        n: i64,
         /// The line.
         line: cannonade_wire::ChatLine,
         /// The store's answer.

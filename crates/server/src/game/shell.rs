@@ -68,6 +68,9 @@ struct Sub {
     conn: Conn,
 }
 
+/// A chat line and the store's answer to it (the socket to tell when it failed).
+type ChatStored = (ChatLine, Result<(), (Conn, StoreError)>);
+
 /// The shell of one game.
 pub struct Shell {
     app: Arc<App>,
@@ -89,6 +92,12 @@ pub struct Shell {
     acks: Vec<(Conn, u32, String)>,
     /// Chat lines given to the store and not answered yet: the next line's number follows.
     chat_pending: i64,
+    /// The number of the last chat line told (or refused): the next is told only after it.
+    chat_told: i64,
+    /// Chat lines answered by the store before an earlier one: each line's store task
+    /// answers on its own, and the lines of one group commit race to say so; they wait
+    /// here to be told in the order they were written.
+    chat_held: std::collections::BTreeMap<i64, ChatStored>,
     spectators_sent: u32,
     flush_at: Option<Instant>,
     ai_busy: bool,
@@ -234,6 +243,8 @@ impl Shell {
             tally_dirty: false,
             acks: Vec::new(),
             chat_pending: chat_count,
+            chat_told: chat_count,
+            chat_held: std::collections::BTreeMap::new(),
             spectators_sent: 0,
             flush_at: None,
             ai_busy: false,
@@ -363,23 +374,13 @@ impl Shell {
                     conn.send(&ServerMsg::error(ErrorCode::Storage, text, Some(self.room.id())));
                 }
             },
-            Cmd::Chatted { line, stored } => match stored {
-                Ok(()) => {
-                    let room = line.room;
-                    let _ = self.room.apply(&Event::Chat(line.clone()), self.now());
-                    let msg = ServerMsg::Chat { game: self.room.id().to_string(), line };
-                    let to = if room == cannonade_wire::Room::Players {
-                        Audience::All
-                    } else {
-                        Audience::Spectators
-                    };
-                    self.send_where(&Frame::from(msg.to_json()), to);
+            Cmd::Chatted { n, line, stored } => {
+                self.chat_held.insert(n, (line, stored));
+                while let Some((line, stored)) = self.chat_held.remove(&(self.chat_told + 1)) {
+                    self.chat_told += 1;
+                    self.tell_chat(line, stored);
                 }
-                Err((conn, e)) => {
-                    let text = self.storage_error("the chat line could not be saved", &e);
-                    conn.send(&ServerMsg::error(ErrorCode::Storage, text, Some(self.room.id())));
-                }
-            },
+            }
             Cmd::Ai { ply, mv } => {
                 self.ai_busy = false;
                 let at = self.now();
@@ -478,6 +479,27 @@ impl Shell {
         });
     }
 
+    /// Tells a stored chat line to its room (or its writer that it could not be stored).
+    fn tell_chat(&mut self, line: ChatLine, stored: Result<(), (Conn, StoreError)>) {
+        match stored {
+            Ok(()) => {
+                let room = line.room;
+                let _ = self.room.apply(&Event::Chat(line.clone()), self.now());
+                let msg = ServerMsg::Chat { game: self.room.id().to_string(), line };
+                let to = if room == cannonade_wire::Room::Players {
+                    Audience::All
+                } else {
+                    Audience::Spectators
+                };
+                self.send_where(&Frame::from(msg.to_json()), to);
+            }
+            Err((conn, e)) => {
+                let text = self.storage_error("the chat line could not be saved", &e);
+                conn.send(&ServerMsg::error(ErrorCode::Storage, text, Some(self.room.id())));
+            }
+        }
+    }
+
     /// Stores a chat line off the game's path (with the next group commit); it is shown
     /// once stored (`Cmd::Chatted`).
     fn store_chat(&mut self, conn: &Conn, line: ChatLine) {
@@ -488,11 +510,12 @@ impl Shell {
             n: self.chat_pending,
             body: serde_json::to_string(&line).unwrap_or_default(),
         };
+        let n = row.n;
         let writer = self.app.writer.clone();
         let conn = conn.clone();
         tokio::spawn(async move {
             let stored = writer.chat(row).await.map_err(|e| (conn, e));
-            let _ = tx.send(Cmd::Chatted { line, stored }).await;
+            let _ = tx.send(Cmd::Chatted { n, line, stored }).await;
         });
     }
 
