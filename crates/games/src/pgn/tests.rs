@@ -234,6 +234,16 @@ fn a_deal_verifies_against_its_seed_and_a_forged_flip_does_not() {
     assert_eq!(game.verify_deal(), Ok(played.moves().len()));
     game.seed = Some(cannonade_banqi::DealSeed::from_bytes([6; 32]).to_hex());
     assert_eq!(game.verify_deal(), Err(cannonade_banqi::VerifyError::CommitmentMismatch));
+    // The same game as the rules' record (§9.5) writes it, as the server archived it before
+    // PGN: its commitment and seed verify the same way.
+    let rules = format!(
+        "[Game \"Banqi\"]\n[Rules \"standard\"]\n[Deal \"commit:{}\"]\n[Seed \"{}\"]\n{}\n",
+        seed.commitment(),
+        seed.to_hex(),
+        played.moves_text().join(" ")
+    );
+    let old = read_game(&rules).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(old.verify_deal(), Ok(played.moves().len()));
 }
 
 /// The game record example of Banqi's rules §9.5 (the E3 deal, given openly) reads as PGN:
