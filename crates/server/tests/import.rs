@@ -4,17 +4,11 @@
 
 mod common;
 
-use axum::body::Body;
-use axum::extract::ConnectInfo;
-use axum::http::{Request, StatusCode, header};
+use axum::http::StatusCode;
 use cannonade_games::pgn::{read_game, read_games};
-use cannonade_server::listener::Peer;
 use cannonade_wire::{ClientMsg, Positions, Seat};
 use common::{Client, config, server};
-use http_body_util::BodyExt;
-use std::net::SocketAddr;
 use std::sync::Arc;
-use tower::ServiceExt;
 
 type App = Arc<cannonade_server::App>;
 
@@ -27,31 +21,17 @@ async fn call(
     body: &str,
     token: Option<&str>,
 ) -> (StatusCode, String) {
-    let mut r =
-        Request::builder().method(method).uri(path).body(Body::from(body.to_string())).unwrap();
-    r.extensions_mut().insert(ConnectInfo(Peer(SocketAddr::from(([10, 0, 0, 9], 40000)))));
-    if let Some(t) = token {
-        r.headers_mut().insert(header::COOKIE, format!("cannonade_session={t}").parse().unwrap());
-    }
-    let res = cannonade_server::router(app.clone()).oneshot(r).await.unwrap();
-    let status = res.status();
-    let body = res.into_body().collect().await.unwrap().to_bytes();
-    (status, String::from_utf8_lossy(&body).to_string())
+    let (status, body, _) = common::http(app, method, path, body, token).await;
+    (status, body)
 }
 
 /// A registered user's session token.
 async fn session(app: &App) -> String {
     let creds = serde_json::json!({ "name": "importer", "password": "a long password" });
-    let mut r = Request::builder()
-        .method("POST")
-        .uri("/api/register")
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Body::from(creds.to_string()))
-        .unwrap();
-    r.extensions_mut().insert(ConnectInfo(Peer(SocketAddr::from(([10, 0, 0, 9], 40000)))));
-    let res = cannonade_server::router(app.clone()).oneshot(r).await.unwrap();
-    assert_eq!(res.status(), StatusCode::OK);
-    common::set_cookie_token(res.headers()).expect("a session cookie")
+    let (status, body, headers) =
+        common::http(app, "POST", "/api/register", &creds.to_string(), None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    common::set_cookie_token(&headers).expect("a session cookie")
 }
 
 #[tokio::test]

@@ -236,3 +236,36 @@ pub async fn pair(
     }
     if role_a == cannonade_wire::Role::First { (a, b, game) } else { (b, a, game) }
 }
+
+/// One HTTP request to the app's router from the address 10.0.0.9, with the session cookie
+/// `token` (JSON body when it looks like JSON): the status, the body and the headers.
+pub async fn http(
+    app: &Arc<App>,
+    method: &str,
+    path: &str,
+    body: &str,
+    token: Option<&str>,
+) -> (axum::http::StatusCode, String, axum::http::HeaderMap) {
+    use axum::http::header;
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let mut r = axum::http::Request::builder()
+        .method(method)
+        .uri(path)
+        .body(axum::body::Body::from(body.to_string()))
+        .unwrap();
+    if body.starts_with('{') {
+        r.headers_mut().insert(header::CONTENT_TYPE, "application/json".parse().unwrap());
+    }
+    r.extensions_mut().insert(axum::extract::ConnectInfo(cannonade_server::listener::Peer(
+        SocketAddr::from(([10, 0, 0, 9], 40000)),
+    )));
+    if let Some(t) = token {
+        r.headers_mut().insert(header::COOKIE, format!("cannonade_session={t}").parse().unwrap());
+    }
+    let res = cannonade_server::router(app.clone()).oneshot(r).await.unwrap();
+    let status = res.status();
+    let headers = res.headers().clone();
+    let body = res.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8_lossy(&body).to_string(), headers)
+}
