@@ -24,11 +24,12 @@ pub const COOKIE: &str = cannonade_wire::SESSION_COOKIE;
 
 /// All routes.
 pub fn router(app: Arc<App>) -> Router {
+    // Not through the compression layer: its answer is a protocol switch, not a body.
+    let socket = Router::new().route("/ws", get(ws));
     Router::new()
         .route("/", get(index))
         .route("/invite/{code}", get(index))
         .route("/game/{id}", get(index))
-        .route("/ws", get(ws))
         .route("/metrics", get(metrics))
         .route("/healthz", get(|| async { "ok" }))
         .route("/api/games", get(games))
@@ -46,6 +47,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/sessions", get(sessions))
         .route("/api/sessions/{id}", delete(end_session))
         .fallback(static_file)
+        // gzip for clients that ask (every browser): the page's scripts and styles shrink to
+        // about a third; tiny answers and images are left alone by the default predicate.
+        .layer(tower_http::compression::CompressionLayer::new())
+        .merge(socket)
         .layer(axum::middleware::from_fn_with_state(app.clone(), same_site_writes))
         .with_state(app)
 }
@@ -108,27 +113,41 @@ fn too_soon(wait: crate::limits::TooSoon) -> Response {
     res
 }
 
-async fn index(State(app): State<Arc<App>>) -> Response {
+async fn index(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
     if let Some(dir) = &app.config.web_dir
         && let Ok(text) = tokio::fs::read_to_string(dir.join("index.html")).await
     {
         return Html(text).into_response();
     }
-    embedded("/")
+    embedded("/", &headers)
 }
 
-/// The browser client compiled into the binary (crate `cannonade-webui`).
-fn embedded(path: &str) -> Response {
-    match cannonade_webui::resolve(path) {
-        Some(asset) => ([(header::CONTENT_TYPE, asset.content_type)], asset.bytes).into_response(),
-        None => error(StatusCode::NOT_FOUND, "not found"),
+/// The browser client compiled into the binary (crate `cannonade-webui`), with its entity
+/// tag: the page's module URLs carry no version, so a browser must ask each time
+/// (`no-cache`), and an unchanged file costs a `304` without its bytes.
+fn embedded(path: &str, headers: &HeaderMap) -> Response {
+    let Some(asset) = cannonade_webui::resolve(path) else {
+        return error(StatusCode::NOT_FOUND, "not found");
+    };
+    let fresh = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|tags| tags.split(',').any(|t| t.trim() == asset.etag || t.trim() == "*"));
+    let tagged = [(header::ETAG, asset.etag), (header::CACHE_CONTROL, "no-cache")];
+    if fresh {
+        return (StatusCode::NOT_MODIFIED, tagged).into_response();
     }
+    (tagged, [(header::CONTENT_TYPE, asset.content_type)], asset.bytes).into_response()
 }
 
 /// Files of the web directory (`--web DIR`), with no way out of it.
-async fn static_file(State(app): State<Arc<App>>, uri: axum::http::Uri) -> Response {
+async fn static_file(
+    State(app): State<Arc<App>>,
+    uri: axum::http::Uri,
+    headers: HeaderMap,
+) -> Response {
     let Some(dir) = &app.config.web_dir else {
-        return embedded(uri.path());
+        return embedded(uri.path(), &headers);
     };
     let path = uri.path().trim_start_matches('/');
     let safe = !path.is_empty()

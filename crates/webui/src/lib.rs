@@ -23,6 +23,9 @@ pub struct Asset {
     pub bytes: &'static [u8],
     /// Its `Content-Type`.
     pub content_type: &'static str,
+    /// Its entity tag (`"<16 hex digits>"`, a hash of the bytes made at build time), for
+    /// `ETag` and `If-None-Match`.
+    pub etag: &'static str,
 }
 
 mod content_type;
@@ -55,6 +58,13 @@ mod tests {
         for a in ASSETS {
             assert_eq!(get(a.path).map(|b| b.path), Some(a.path));
             assert_eq!(a.content_type, content_type(a.path));
+            assert!(a.etag.len() == 18 && a.etag.starts_with('"') && a.etag.ends_with('"'));
+        }
+        // A tag names its bytes: files with one tag hold the same bytes.
+        for a in ASSETS {
+            for b in ASSETS.iter().filter(|b| b.etag == a.etag) {
+                assert_eq!(a.bytes, b.bytes, "{} and {} share a tag", a.path, b.path);
+            }
         }
     }
 
