@@ -27,6 +27,8 @@ pub struct UserCtx {
     /// When this node last read the session from the store: a session ended on another
     /// node ends here at the next read.
     checked_ms: AtomicI64,
+    /// Wakes this session's idle sockets when it ends ([`close_ended`]).
+    pub(crate) ended: tokio::sync::Notify,
 }
 
 impl UserCtx {
@@ -46,6 +48,7 @@ impl UserCtx {
             persisted: AtomicBool::new(saved),
             last_ms: AtomicI64::new(now),
             checked_ms: AtomicI64::new(now),
+            ended: tokio::sync::Notify::new(),
         }
     }
 
@@ -185,27 +188,60 @@ pub(crate) async fn open(app: &App, user: User) -> Result<(String, Arc<UserCtx>)
 /// Ends `user`'s session `session_id` (a token hash): `false` when they have none by that
 /// id. Its sockets on this node close at their next message.
 pub async fn end(app: &App, user: &UserCtx, session_id: &str) -> Result<bool, StoreError> {
-    let mine = {
-        let mut sessions = lock(&app.sessions);
-        let mine = sessions.get(session_id).is_some_and(|c| c.id == user.id);
-        if mine {
-            sessions.remove(session_id);
-        }
-        mine
-    };
+    let mine = lock(&app.sessions).get(session_id).is_some_and(|c| c.id == user.id);
+    if mine {
+        close_ended(app, &user.id, &Ended::One(session_id.to_string()));
+    }
     if !is_saved(user) {
         return Ok(mine);
     }
     let (uid, h) = (user.id.clone(), session_id.to_string());
     let stored =
         app.writer.exec(move |store| async move { store.delete_session(&uid, &h).await }).await?;
+    if stored && let Some(cluster) = app.cluster() {
+        cluster.sessions_ended(&user.id, Ended::One(session_id.to_string()));
+    }
     Ok(mine || stored)
+}
+
+/// Which of a user's sessions ended, as a node tells the others.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ended {
+    /// The session of this token hash (a logout, the session list).
+    One(String),
+    /// Every session of the user but this one (a change of password).
+    AllBut(String),
+}
+
+impl Ended {
+    fn covers(&self, hash: &str) -> bool {
+        match self {
+            Ended::One(h) => h == hash,
+            Ended::AllBut(keep) => keep != hash,
+        }
+    }
+}
+
+/// Forgets `user_id`'s `ended` sessions on this node and closes their sockets now, idle
+/// ones included (a socket also finds its session gone at its next message).
+pub fn close_ended(app: &App, user_id: &str, ended: &Ended) {
+    lock(&app.sessions).retain(|hash, c| c.id != user_id || !ended.covers(hash));
+    if let Some(conns) = lock(&app.online).get(user_id) {
+        for c in conns.iter().filter(|c| ended.covers(&c.user.token_hash)) {
+            c.user.ended.notify_waiters();
+        }
+    }
 }
 
 /// Forgets, on this node, every session of `user`'s user but `user`'s own (a change of
 /// password ended them in the store): their sockets close at their next message.
 pub(crate) fn forget_others(app: &App, user: &UserCtx) {
-    lock(&app.sessions).retain(|hash, c| c.id != user.id || *hash == user.token_hash);
+    let ended = Ended::AllBut(user.token_hash.clone());
+    close_ended(app, &user.id, &ended);
+    if let Some(cluster) = app.cluster() {
+        cluster.sessions_ended(&user.id, ended);
+    }
 }
 
 /// Whether `user`'s session is still open on this node: a socket asks at each message, so a

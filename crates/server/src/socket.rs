@@ -92,7 +92,22 @@ pub async fn run(app: Arc<App>, ws: WebSocket, user: Arc<UserCtx>) {
     };
     let mut socket = Socket { app: app.clone(), conn, watching: HashSet::new(), lobby: None };
     let mut strikes = 0u32;
-    while let Some(Ok(msg)) = stream.next().await {
+    loop {
+        // An ended session closes its sockets at once (`session::close_ended`), even one
+        // that says nothing; enabled before the wait so a wake-up is not lost.
+        let user = socket.conn.user.clone();
+        let ended = user.ended.notified();
+        tokio::pin!(ended);
+        ended.as_mut().enable();
+        let msg = tokio::select! {
+            msg = stream.next() => msg,
+            () = &mut ended => {
+                let text = "this session has ended: log in again";
+                socket.conn.send(&ServerMsg::error(ErrorCode::Forbidden, text, None));
+                break;
+            }
+        };
+        let Some(Ok(msg)) = msg else { break };
         let at = Instant::now();
         let refusal = match msg {
             Message::Text(text) => {

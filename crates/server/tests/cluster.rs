@@ -534,3 +534,32 @@ async fn two_nodes_on_redis_and_postgres_when_configured() {
     }
     sqlx::query(&format!("DROP DATABASE {name} WITH (FORCE)")).execute(&mut admin).await.unwrap();
 }
+
+/// A session ended on one node — a logout, the session list, a new password — closes its
+/// sockets on every node at once, idle ones included: before, another node found out at
+/// its next read of the session (within a day) and a socket only when it next spoke.
+#[tokio::test]
+async fn a_session_ended_on_one_node_closes_its_idle_sockets_on_the_other() {
+    let (a, b) = in_process_nodes([&unique("na"), &unique("nb")]).await;
+    let creds = serde_json::json!({ "name": "dana", "password": "a long password" }).to_string();
+    let (status, body, headers) = common::http(&a.app, "POST", "/api/register", &creds, None).await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{body}");
+    let token = common::set_cookie_token(&headers).unwrap();
+    let mut there = Client::connect(b.addr, Some(&token)).await;
+    let mut here = Client::connect(a.addr, Some(&token)).await;
+    let (status, body, _) = common::http(&a.app, "POST", "/api/logout", "", Some(&token)).await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{body}");
+    for c in [&mut here, &mut there] {
+        // Neither socket says anything: the end reaches them anyway, within the bus's time.
+        let got = tokio::time::timeout(Duration::from_secs(3), c.recv()).await;
+        match got {
+            Ok(ServerMsg::Error { code, .. }) => {
+                assert_eq!(code, cannonade_wire::ErrorCode::Forbidden)
+            }
+            other => panic!("the ended session's socket got {other:?}"),
+        }
+    }
+    // And the other node no longer knows the token.
+    let (status, _, _) = common::http(&b.app, "GET", "/api/sessions", "", Some(&token)).await;
+    assert_eq!(status, axum::http::StatusCode::UNAUTHORIZED);
+}

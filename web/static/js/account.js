@@ -175,6 +175,7 @@ export function accountControl(root, net) {
     logout.addEventListener('click', async () => {
       // The cookie is cleared by the answer; whatever it says, a new anonymous session
       // follows on the renewed socket.
+      net.detach();
       await post('/api/logout').catch(() => null);
       switched();
     });

@@ -42,6 +42,8 @@ export class Net {
     /** @type {ReturnType<typeof setInterval>|null} */
     this.pingTimer = null;
     this.closedByUs = false;
+    /** @type {WebSocket|null} a socket let go of by `detach`, closed by `renew` */
+    this.detached = null;
   }
 
   connect() {
@@ -53,6 +55,8 @@ export class Net {
       this.pingTimer = setInterval(() => this.send({ t: 'ping', n: Date.now() }), 20000);
     });
     ws.addEventListener('message', (ev) => {
+      // A socket let go of (`detach`, `renew`) says nothing more to this page.
+      if (this.ws !== ws) return;
       /** @type {ServerMsg} */
       let msg;
       try {
@@ -82,12 +86,25 @@ export class Net {
   }
 
   /**
+   * Stops hearing the current socket before its session is ended (a logout): the server
+   * closes every socket of an ended session at once with a `forbidden`, which is no news to
+   * the page that asked. `renew` then opens the next socket (and closes this one if the
+   * server did not).
+   */
+  detach() {
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    this.detached = this.ws;
+    this.ws = null;
+  }
+
+  /**
    * Opens a new socket at once, dropping the current one: after a login, registration or
    * logout the cookie names another session, and the server takes the session from the
    * socket's upgrade. What the page follows is asked for again on the new `welcome`.
    */
   renew() {
-    const old = this.ws;
+    const old = this.ws ?? this.detached;
+    this.detached = null;
     this.ws = null;
     if (this.pingTimer) clearInterval(this.pingTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);

@@ -121,6 +121,16 @@ pub enum Header {
         /// The seek.
         id: String,
     },
+    /// To all: sessions of `user` ended (a logout, the session list, a new password): each
+    /// node forgets them and closes their sockets at once, not within a day of re-reads.
+    SessionsEnded {
+        /// The node it comes from (which closed its own sockets).
+        from: String,
+        /// The user.
+        user: String,
+        /// Which of the user's sessions.
+        ended: crate::session::Ended,
+    },
 }
 
 /// A message: the header's JSON, a newline, the body.

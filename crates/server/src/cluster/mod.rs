@@ -203,6 +203,13 @@ impl Cluster {
         self.publish(ALL, &header, frame.as_bytes());
     }
 
+    /// Tells the other nodes that sessions of `user` ended.
+    pub fn sessions_ended(&self, user: &str, ended: crate::session::Ended) {
+        let header =
+            Header::SessionsEnded { from: self.node.to_string(), user: user.to_string(), ended };
+        self.publish(ALL, &header, b"");
+    }
+
     /// Publishes this node's lobby contents (every few seconds).
     pub fn publish_lobby(&self, seeks: Vec<SeekInfo>, games: Vec<GameSummary>, live: u32) {
         let header = Header::Lobby { from: self.node.to_string(), seeks, games, live };
@@ -470,6 +477,11 @@ impl Cluster {
             Header::SeekGone { id } => {
                 lock(&self.seeks).remove(&id);
                 app.lobby.forget(&id);
+            }
+            Header::SessionsEnded { from, user, ended } => {
+                if *from != *self.node {
+                    crate::session::close_ended(app, &user, &ended);
+                }
             }
         }
     }
