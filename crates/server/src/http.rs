@@ -275,7 +275,8 @@ async fn ws(
 }
 
 async fn metrics(State(app): State<Arc<App>>) -> Response {
-    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], app.metrics.render()).into_response()
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], app.metrics.render(app.engines.stats()))
+        .into_response()
 }
 
 async fn games(State(app): State<Arc<App>>) -> Response {

@@ -1,5 +1,5 @@
 //! Prometheus metrics, kept in atomics and written in the text exposition format by hand
-//! (a handful of counters needs no metrics library).
+//! (a handful of counters needs no metrics library), with the engine service's queue.
 
 use std::fmt::Write;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -73,9 +73,10 @@ pub struct Metrics {
 }
 
 impl Metrics {
-    /// The text exposition.
-    pub fn render(&self) -> String {
+    /// The text exposition, the engine service's queue included.
+    pub fn render(&self, engines: &crate::engines::EngineStats) -> String {
         let mut out = String::new();
+        engine_lines(&mut out, engines);
         let mut put = |name: &str, kind: &str, help: &str, v: u64| {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {v}");
         };
@@ -132,6 +133,40 @@ impl Metrics {
     }
 }
 
+/// The engine service's queue and wait times (issue 24.3), per priority (`ai_move`,
+/// `background`): jobs waiting now, searches running, jobs done, and the total wait with the
+/// number of jobs that waited (their ratio is the mean wait over any window).
+fn engine_lines(out: &mut String, e: &crate::engines::EngineStats) {
+    const PRIORITY: [&str; 2] = ["ai_move", "background"];
+    let mut per_priority = |name: &str, kind: &str, help: &str, v: &dyn Fn(usize) -> String| {
+        let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
+        for (i, p) in PRIORITY.iter().enumerate() {
+            let _ = writeln!(out, "{name}{{priority=\"{p}\"}} {}", v(i));
+        }
+    };
+    per_priority("cannonade_engine_queued", "gauge", "Engine jobs waiting now.", &|i| {
+        e.queued[i].load(Relaxed).to_string()
+    });
+    per_priority(
+        "cannonade_engine_wait_seconds_total",
+        "counter",
+        "Time engine jobs waited in the queue.",
+        &|i| (e.wait_us[i].load(Relaxed) as f64 / 1e6).to_string(),
+    );
+    per_priority("cannonade_engine_waited_total", "counter", "Engine jobs that waited.", &|i| {
+        e.waited[i].load(Relaxed).to_string()
+    });
+    let _ = writeln!(
+        out,
+        "# HELP cannonade_engine_running Searches running now.\n\
+         # TYPE cannonade_engine_running gauge\ncannonade_engine_running {}\n\
+         # HELP cannonade_engine_jobs_total Engine jobs done.\n\
+         # TYPE cannonade_engine_jobs_total counter\ncannonade_engine_jobs_total {}",
+        e.running.load(Relaxed),
+        e.done.load(Relaxed)
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,15 +176,35 @@ mod tests {
         let m = Metrics::default();
         m.move_latency.observe(500); // 0.5 ms
         m.move_latency.observe(30_000); // 30 ms
-        let text = m.render();
+        let text = m.render(&crate::engines::EngineStats::default());
         assert!(text.contains("cannonade_move_latency_seconds_bucket{le=\"0.001\"} 1"));
         assert!(text.contains("cannonade_move_latency_seconds_bucket{le=\"0.05\"} 2"));
         assert!(text.contains("cannonade_move_latency_seconds_count 2"));
         // Each histogram counts only its own observations.
         m.store_commit.observe(7_000);
-        let text = m.render();
+        let text = m.render(&crate::engines::EngineStats::default());
         assert!(text.contains("cannonade_store_commit_seconds_bucket{le=\"0.005\"} 0"));
         assert!(text.contains("cannonade_store_commit_seconds_bucket{le=\"0.01\"} 1"));
         assert!(text.contains("cannonade_move_latency_seconds_count 2"));
+    }
+
+    #[test]
+    fn the_engine_queue_is_shown_per_priority() {
+        let e = crate::engines::EngineStats::default();
+        e.queued[0].store(3, Relaxed);
+        e.wait_us[1].store(2_500_000, Relaxed);
+        e.waited[1].store(5, Relaxed);
+        e.done.store(9, Relaxed);
+        let text = Metrics::default().render(&e);
+        assert!(text.contains("cannonade_engine_queued{priority=\"ai_move\"} 3"), "{text}");
+        assert!(text.contains("cannonade_engine_queued{priority=\"background\"} 0"), "{text}");
+        assert!(text.contains("cannonade_engine_wait_seconds_total{priority=\"background\"} 2.5"));
+        assert!(text.contains("cannonade_engine_waited_total{priority=\"background\"} 5"));
+        assert!(text.contains("cannonade_engine_jobs_total 9"), "{text}");
+        // Every line is a comment or `name{labels} value`.
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let (_, value) = line.rsplit_once(' ').unwrap();
+            assert!(value.parse::<f64>().is_ok(), "{line}");
+        }
     }
 }
