@@ -92,6 +92,10 @@ for (const game of GAMES) {
       assert.ok(zones.drawn.first > 0, 'Red\'s zones');
       assert.ok(zones.drawn.second > 0, 'Blue\'s zones');
     }
+    // The move entry's example is a move of this game that can be played now.
+    const first = await until(page, (x) => !!x.legal?.length, 'our first turn');
+    const placeholder = await page.locator('#move-entry').getAttribute('placeholder');
+    assert.ok(placeholder?.includes(first.legal[0].mv), `${game}: ${placeholder}`);
     // Up to 40 of our moves; a game still running then is resigned (the end screen, the
     // record and the export are what is checked either way).
     let n = 0;

@@ -95,7 +95,7 @@ export class GameView {
       offers: h('div', { class: 'offers' }),
       spect: h('div', { class: 'spectate', hidden: '' }),
       end: h('div', { class: 'end', hidden: '' }),
-      entry: /** @type {HTMLInputElement} */ (h('input', { id: 'move-entry', 'aria-label': t('game.entry_label'), placeholder: t('game.entry_placeholder'), autocomplete: 'off', enterkeyhint: 'send' })),
+      entry: /** @type {HTMLInputElement} */ (h('input', { id: 'move-entry', 'aria-label': t('game.entry_label'), placeholder: t('game.entry_placeholder_none'), autocomplete: 'off', enterkeyhint: 'send' })),
       entryError: h('span', { class: 'entry-error', role: 'alert' }),
       announce: h('div', { class: 'sr-only', 'aria-live': 'assertive' }),
       replay: h('div', { class: 'replay' }),
@@ -430,6 +430,12 @@ export class GameView {
       animate: this.animateNext,
     });
     this.animateNext = false;
+    // The entry's example is a move of this game that can be played now, in both of the
+    // forms it reads (a Xiangqi example on a Banqi board would only mislead).
+    const example = canAct ? canAct[0] : null;
+    this.el.entry.placeholder = example
+      ? t('game.entry_placeholder', { example: example.display === example.mv ? example.mv : `${example.mv} / ${example.display}` })
+      : t('game.entry_placeholder_none');
     this.el.boardHost.classList.toggle('waiting', !canAct);
     this.el.boardHost.classList.toggle('offline', !online);
     this.el.boardHost.classList.toggle('in-check', !!pos.check);
