@@ -236,3 +236,17 @@ pub async fn pair(
     }
     if role_a == cannonade_wire::Role::First { (a, b, game) } else { (b, a, game) }
 }
+
+/// Registers the account `name` (password "long password"): its session token.
+pub async fn account(app: &Arc<App>, name: &str) -> String {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let req = axum::http::Request::post("/api/register")
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(format!(r#"{{"name":"{name}","password":"long password"}}"#)))
+        .unwrap();
+    let res = cannonade_server::router(app.clone()).oneshot(req).await.unwrap();
+    let body: serde_json::Value =
+        serde_json::from_slice(&res.into_body().collect().await.unwrap().to_bytes()).unwrap();
+    body["token"].as_str().unwrap().to_string()
+}
