@@ -95,5 +95,16 @@ test('profiles: a rated game between new players moves both ratings, shown at th
   await bob.locator('.leaderboard [data-pick="blitz"][aria-pressed="true"]').waitFor();
   await bob.locator('.leaderboard .note', { hasText: 'No one here yet' }).waitFor();
   await shot(bob, 'leaderboard');
+  // A board with players (a stand-in answer: settling a deviation takes dozens of games):
+  // ranked in order, names as text linking to profiles, ratings without `?`.
+  const players = [['wei', 1834], ['<i>lan</i>', 1712], ['minh', 1650]].map(([name, rating]) => ({ name, game: 'xiangqi', speed: 'rapid', rating, rd: 70, provisional: false, games: 40 }));
+  await bob.route('**/api/leaderboard/xiangqi?speed=rapid', (r) => r.fulfill({ json: { game: 'xiangqi', speed: 'rapid', players } }));
+  await bob.locator('.leaderboard [data-pick="rapid"]').click();
+  const board = bob.locator('ol.board[data-board="xiangqi/rapid"] li');
+  await board.nth(2).waitFor();
+  assert.deepEqual(await board.evaluateAll((els) => els.map((e) => e.textContent)), ['1.wei1834', '2.<i>lan</i>1712', '3.minh1650']);
+  assert.equal(await bob.locator('ol.board i').count(), 0, 'a name was made markup');
+  await bob.locator('ol.board a[data-profile="wei"][href="/@/wei"]').waitFor();
+  await shot(bob, 'leaderboard-filled');
   for (const p of [alice, bob]) await p.context().close();
 });

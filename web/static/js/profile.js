@@ -102,8 +102,9 @@ export function leaderboardScreen(main) {
       .then((/** @type {{players: ({name: string} & RatingInfo)[]}} */ b) => {
         if (gone || n !== asked) return;
         box.replaceChildren(...head, b.players.length
-          ? h('ol', { class: 'board', 'data-board': `${game}/${speed}` }, ...b.players.map((p) =>
-            h('li', {}, profileLink(p.name), h('span', { class: 'num' }, ratingText(p)))))
+          ? h('ol', { class: 'board', 'data-board': `${game}/${speed}` }, ...b.players.map((p, i) =>
+            // The rank is written out: a flex row loses the list's own numbers.
+            h('li', {}, h('span', { class: 'rank' }, `${i + 1}.`), profileLink(p.name), h('span', { class: 'num' }, ratingText(p)))))
           : h('p', { class: 'note' }, t('leaders.empty')));
       })
       .catch(() => {
