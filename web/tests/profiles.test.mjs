@@ -57,6 +57,8 @@ test('profiles: a rated game between new players moves both ratings, shown at th
   assert.equal(await alice.evaluate(() => window.cannonade.game.snap.rated), true);
   // The names in the game view link to the profiles.
   await alice.locator('.name a[data-profile="quinn"]').waitFor();
+  // New at Xiangqi blitz: both play as the provisional default, shown as lichess does.
+  await alice.locator('.name', { hasText: 'quinn (1500?)' }).waitFor();
   // Pia resigns.
   alice.on('dialog', (d) => d.accept());
   await alice.locator('[data-action="resign"]').click();

@@ -82,6 +82,12 @@ fn g(phi: f64) -> f64 {
     1.0 / (1.0 + 3.0 * phi * phi / (PI * PI)).sqrt()
 }
 
+impl From<&cannonade_store::RatingRow> for Rating {
+    fn from(r: &cannonade_store::RatingRow) -> Rating {
+        Rating { rating: r.rating, rd: r.rd, volatility: r.volatility }
+    }
+}
+
 impl Rating {
     /// The rating after one game against `opponent` with `score` (1 win, 0.5 draw, 0 loss).
     pub fn after(self, opponent: Rating, score: f64) -> Rating {

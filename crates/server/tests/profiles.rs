@@ -45,7 +45,11 @@ async fn rated_resignation(
     let (game, role) = a.started().await;
     let seat = if role == cannonade_wire::Role::First { 0 } else { 1 };
     a.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
-    a.snapshot().await;
+    let snap = a.snapshot().await;
+    for p in &snap.players {
+        // New at this game and speed: the default rating, provisional.
+        assert_eq!((p.rating, p.provisional), (Some(1500), true), "{p:?}");
+    }
     a.send(ClientMsg::Resign { game: game.clone() }).await;
     let m = a
         .until("the end", |m| {

@@ -6,7 +6,7 @@ import { play } from './sound.js';
 import { t, pieceName } from './i18n.js';
 import { pieceIcon } from './pieces.js';
 import { ChatPanel } from './chat.js';
-import { h, rememberGame, seatName, seatColour, resultText, download, prefs, gameName, profileLink } from './ui.js';
+import { h, rememberGame, seatName, seatColour, resultText, download, prefs, gameName, profileLink, ratingText } from './ui.js';
 
 /** @typedef {import('./types.js').Snapshot} Snapshot */
 /** @typedef {import('./types.js').ServerMsg} ServerMsg */
@@ -454,7 +454,7 @@ export class GameView {
       box.replaceChildren(
         h('span', { class: `seat-dot ${seatColour(s, seat) ?? 'unknown'}` }),
         // People's names link to their profiles; the engine has none.
-        h('span', { class: 'name' }, p.ai ? aiName(p.name) : profileLink(p.name), p.rating ? ` (${p.rating})` : ''),
+        h('span', { class: 'name' }, p.ai ? aiName(p.name) : profileLink(p.name), p.rating ? ` (${ratingText({ rating: p.rating, provisional: !!p.provisional })})` : ''),
         h('span', { class: 'seat-name' }, ` · ${seatName(s, seat)}`),
         away,
         h('span', { class: 'clock', 'data-clock': seat }),
@@ -722,7 +722,7 @@ export class GameView {
     const changes = this.ratingChanges;
     if (changes) {
       items.push(h('ul', { class: 'rating-changes' }, ...changes.seats.map((c, i) =>
-        h('li', { 'data-seat': i === 0 ? 'first' : 'second' }, profileLink(s.players[i].name), ` ${c.after}${c.provisional ? '?' : ''} `,
+        h('li', { 'data-seat': i === 0 ? 'first' : 'second' }, profileLink(s.players[i].name), ` ${ratingText({ rating: c.after, provisional: c.provisional })} `,
           h('span', { class: c.diff >= 0 ? 'up' : 'down', 'data-diff': String(c.diff) }, c.diff >= 0 ? `+${c.diff}` : `−${-c.diff}`)))));
     }
     if (s.you === 'spectator' && this.score) items.push(h('p', { class: 'score' }, t('spect.score', { hits: this.score.hits, total: this.score.total })));

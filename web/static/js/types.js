@@ -8,7 +8,7 @@
 /** @typedef {{initial_ms: number, increment_ms: number}} TimeControl */
 /** @typedef {{remaining_ms: [number, number], running: Seat|null}} ClockState */
 /** @typedef {{id: string, name: string, account: boolean}} UserInfo */
-/** @typedef {{name: string, rating: number|null, ai: boolean, online: boolean}} PlayerInfo */
+/** @typedef {{name: string, rating: number|null, provisional?: boolean, ai: boolean, online: boolean}} PlayerInfo */
 /** @typedef {{before: number, after: number, diff: number, provisional: boolean}} RatingChange */
 /** @typedef {{speed: string, seats: [RatingChange, RatingChange]}} RatingChanges */
 /**

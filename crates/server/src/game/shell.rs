@@ -782,10 +782,21 @@ impl Shell {
 
     fn players_of(&self) -> [cannonade_wire::PlayerInfo; 2] {
         std::array::from_fn(|i| {
-            let p = &self.room.setup().players[i];
+            let setup = self.room.setup();
+            let p = &setup.players[i];
+            // In a rated game a player not yet rated at this game and speed plays as the
+            // default rating, provisional (as lichess shows `1500?`).
+            let rating = match &p.rating {
+                Some(r) => Some(Rating::from(r)),
+                None if setup.rated && p.user.is_some() && p.ai.is_none() => {
+                    Some(Rating::default())
+                }
+                None => None,
+            };
             cannonade_wire::PlayerInfo {
                 name: p.name.clone(),
-                rating: p.rating.as_ref().map(|r| r.rating.round() as i32),
+                rating: rating.map(|r| r.rating.round() as i32),
+                provisional: rating.is_some_and(|r| r.rd > PROVISIONAL_RD),
                 ai: p.ai.is_some(),
                 online: p.ai.is_some() || self.online[i] > 0,
             }
@@ -1061,9 +1072,7 @@ impl Shell {
                 .players
                 .iter()
                 .map(|p| match &p.rating {
-                    Some(r) => {
-                        (Rating { rating: r.rating, rd: r.rd, volatility: r.volatility }, r.games)
-                    }
+                    Some(r) => (Rating::from(r), r.games),
                     None => (Rating::default(), 0),
                 })
                 .collect();
