@@ -84,6 +84,13 @@ test('profiles: a rated game between new players moves both ratings, shown at th
     assert.match(await page.locator('[data-record="xiangqi"]').textContent(), result === 'won' ? /1 won, 0 drawn, 0 lost/ : /0 won, 0 drawn, 1 lost/);
     await shot(page, `profile-${name}`);
   }
+  // On a phone the ratings table fits the screen.
+  await alice.setViewportSize({ width: 375, height: 740 });
+  await alice.goto(`${server.url}/@/pia`);
+  await alice.locator('[data-rating="xiangqi/blitz"]').waitFor();
+  const overflow = await alice.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  await shot(alice, 'profile-phone');
+  assert.ok(overflow <= 0, `the profile is ${overflow}px wider than a phone`);
   // The game's link opens its replay.
   await bob.locator(`[data-game-id="${id}"] a`).first().click();
   await bob.waitForFunction((g) => window.cannonade?.game?.snap?.game === g && !!window.cannonade.game.snap.result, id);
