@@ -82,9 +82,15 @@ fn reserved(name: &str) -> bool {
     })
 }
 
-fn check_name(name: &str) -> Result<(), AccountError> {
+/// Whether `name` has the form of a player's name: 3 to 20 letters, digits, `_` or `-`
+/// (anonymous players' `anon-<id>` too). Other text names nobody.
+pub(crate) fn name_form(name: &str) -> bool {
     let ok_chars = name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if !(3..=20).contains(&name.len()) || !ok_chars {
+    (3..=20).contains(&name.len()) && ok_chars
+}
+
+fn check_name(name: &str) -> Result<(), AccountError> {
+    if !name_form(name) {
         return Err(AccountError::Invalid("a name is 3 to 20 letters, digits, '_' or '-'".into()));
     }
     if reserved(name) {

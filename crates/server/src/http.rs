@@ -30,6 +30,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/", get(index))
         .route("/invite/{code}", get(index))
         .route("/game/{id}", get(index))
+        .route("/@/{name}", get(index))
         .route("/metrics", get(metrics))
         .route("/healthz", get(|| async { "ok" }))
         .route("/api/games", get(games))
@@ -39,6 +40,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/geometry", get(geometries))
         .route("/api/starts", get(starts))
         .route("/api/invite/{code}", get(invite))
+        .route("/api/user/{name}", get(user_profile))
+        .route("/api/leaderboard/{game}", get(leaderboard))
         .route("/api/register", post(register))
         .route("/api/login", post(login))
         .route("/api/logout", post(logout))
@@ -390,6 +393,54 @@ async fn invite(State(app): State<Arc<App>>, Path(code): Path<String>) -> Respon
     match app.lobby.seek(&code) {
         Some(info) => Json(info).into_response(),
         None => error(StatusCode::NOT_FOUND, "no open invite with this code"),
+    }
+}
+
+/// A player's profile: ratings per game and speed, win/draw/loss per game, recent games.
+/// Any text may come as the name: one that names nobody is a `404`.
+async fn user_profile(State(app): State<Arc<App>>, Path(name): Path<String>) -> Response {
+    match crate::profile::profile(&app, &name).await {
+        Ok(Some(p)) => Json(p).into_response(),
+        Ok(None) => error(StatusCode::NOT_FOUND, "no player by this name"),
+        Err(e) => store_failed(&e),
+    }
+}
+
+/// The query of `/api/leaderboard/{game}`.
+#[derive(Deserialize)]
+struct BoardQuery {
+    speed: Option<String>,
+}
+
+/// The best non-provisional players of a game at a speed (`?speed=`, `blitz` by default).
+async fn leaderboard(
+    State(app): State<Arc<App>>,
+    Path(game): Path<String>,
+    axum::extract::Query(q): axum::extract::Query<BoardQuery>,
+) -> Response {
+    let Ok(kind) = game.parse::<GameKind>() else {
+        return error(StatusCode::NOT_FOUND, "no such game");
+    };
+    let speed = match q.speed.as_deref() {
+        None => crate::rating::Speed::Blitz,
+        Some(name) => match crate::rating::Speed::parse(name) {
+            Some(speed) => speed,
+            None => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    "speed is one of bullet, blitz, rapid, classical",
+                );
+            }
+        },
+    };
+    match crate::profile::leaderboard(&app, kind, speed).await {
+        Ok(players) => Json(serde_json::json!({
+            "game": kind.name(),
+            "speed": speed.name(),
+            "players": players,
+        }))
+        .into_response(),
+        Err(e) => store_failed(&e),
     }
 }
 

@@ -21,6 +21,7 @@ pub mod limits;
 pub mod listener;
 mod lobby;
 mod metrics;
+mod profile;
 mod rating;
 mod session;
 mod socket;
@@ -30,7 +31,7 @@ mod writer;
 pub use config::Config;
 pub use http::router;
 pub use metrics::Metrics;
-pub use rating::Rating;
+pub use rating::{PROVISIONAL_RD, Rating, Speed};
 pub use state::App;
 
 use cannonade_store::SqlStore;

@@ -1,6 +1,62 @@
-//! Glicko-2 (Glickman, "Example of the Glicko-2 system", 2013), one game at a time.
+//! Glicko-2 (Glickman, "Example of the Glicko-2 system", 2013), one game at a time, and
+//! the speed categories ratings are kept by.
 
 use std::f64::consts::PI;
+
+/// A rating whose deviation is above this is provisional: shown with `?` and left off the
+/// leaderboards (lichess's bound).
+pub const PROVISIONAL_RD: f64 = 110.0;
+
+/// The speed category of a clock, as lichess splits them: ratings are kept per game and
+/// speed, as a player's bullet play says little of their classical play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Speed {
+    /// Under 3 minutes estimated.
+    Bullet,
+    /// Under 8 minutes.
+    Blitz,
+    /// Under 25 minutes.
+    Rapid,
+    /// 25 minutes or more.
+    Classical,
+}
+
+impl Speed {
+    /// Every category, fastest first.
+    pub const ALL: [Speed; 4] = [Speed::Bullet, Speed::Blitz, Speed::Rapid, Speed::Classical];
+
+    /// The category of a clock by its estimated duration per player, initial time + 40 ×
+    /// increment (lichess's estimate of a game of 40 moves); `None` for an untimed game,
+    /// which is never rated (the lobby refuses rated untimed seeks).
+    pub fn of(initial_ms: u64, increment_ms: u64) -> Option<Speed> {
+        if initial_ms == 0 && increment_ms == 0 {
+            return None;
+        }
+        let estimate = initial_ms.saturating_add(increment_ms.saturating_mul(40));
+        const MINUTE: u64 = 60_000;
+        Some(match estimate {
+            e if e < 3 * MINUTE => Speed::Bullet,
+            e if e < 8 * MINUTE => Speed::Blitz,
+            e if e < 25 * MINUTE => Speed::Rapid,
+            _ => Speed::Classical,
+        })
+    }
+
+    /// Its name in URLs, the store and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Speed::Bullet => "bullet",
+            Speed::Blitz => "blitz",
+            Speed::Rapid => "rapid",
+            Speed::Classical => "classical",
+        }
+    }
+
+    /// The category named `name` (as [`Speed::name`] writes it).
+    pub fn parse(name: &str) -> Option<Speed> {
+        Speed::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
 
 /// A Glicko-2 rating on the Glicko scale.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,6 +80,12 @@ const TAU: f64 = 0.5;
 
 fn g(phi: f64) -> f64 {
     1.0 / (1.0 + 3.0 * phi * phi / (PI * PI)).sqrt()
+}
+
+impl From<&cannonade_store::RatingRow> for Rating {
+    fn from(r: &cannonade_store::RatingRow) -> Rating {
+        Rating { rating: r.rating, rd: r.rd, volatility: r.volatility }
+    }
 }
 
 impl Rating {
@@ -81,6 +143,24 @@ impl Rating {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn speeds_follow_lichess_bounds() {
+        let m = 60_000;
+        assert_eq!(Speed::of(0, 0), None);
+        assert_eq!(Speed::of(m, 0), Some(Speed::Bullet));
+        assert_eq!(Speed::of(2 * m, 1000), Some(Speed::Bullet), "2+1 is 2:40");
+        assert_eq!(Speed::of(3 * m, 0), Some(Speed::Blitz), "3 minutes is no longer bullet");
+        assert_eq!(Speed::of(3 * m, 2000), Some(Speed::Blitz));
+        assert_eq!(Speed::of(5 * m, 3000), Some(Speed::Blitz), "5+3 is 7 minutes");
+        assert_eq!(Speed::of(10 * m, 5000), Some(Speed::Rapid));
+        assert_eq!(Speed::of(25 * m, 0), Some(Speed::Classical));
+        assert_eq!(Speed::of(u64::MAX, u64::MAX), Some(Speed::Classical));
+        for s in Speed::ALL {
+            assert_eq!(Speed::parse(s.name()), Some(s));
+        }
+        assert_eq!(Speed::parse("Blitz"), None);
+    }
 
     #[test]
     fn a_win_raises_a_loss_lowers_and_both_narrow_the_deviation() {

@@ -4,7 +4,7 @@ mod common;
 
 use cannonade_games::GameKind;
 use cannonade_wire::{ClientMsg, ErrorCode, GameEvent, OfferKind, Role, Score, ServerMsg};
-use common::{Client, config, pair, server, tc};
+use common::{Client, account, config, pair, server, tc};
 use std::time::Duration;
 
 #[tokio::test]
@@ -475,19 +475,6 @@ async fn the_lobby_lists_seeks_and_accepting_starts_a_game() {
     assert_eq!(b.error().await.0, ErrorCode::NotFound, "a seek is taken once");
 }
 
-async fn account(app: &std::sync::Arc<cannonade_server::App>, name: &str) -> String {
-    use http_body_util::BodyExt;
-    use tower::ServiceExt;
-    let req = axum::http::Request::post("/api/register")
-        .header("content-type", "application/json")
-        .body(axum::body::Body::from(format!(r#"{{"name":"{name}","password":"long password"}}"#)))
-        .unwrap();
-    let res = cannonade_server::router(app.clone()).oneshot(req).await.unwrap();
-    let body: serde_json::Value =
-        serde_json::from_slice(&res.into_body().collect().await.unwrap().to_bytes()).unwrap();
-    body["token"].as_str().unwrap().to_string()
-}
-
 #[tokio::test]
 async fn a_rated_game_between_accounts_moves_both_glicko_ratings() {
     let (addr, app) = server(config()).await;
@@ -523,8 +510,8 @@ async fn a_rated_game_between_accounts_moves_both_glicko_ratings() {
     a.send(ClientMsg::Resign { game: game.clone() }).await;
     a.ended().await;
     let (alice, bob) = (a.user_id.clone(), b.user_id.clone());
-    let ra = app.store.rating(&alice, "xiangqi").await.unwrap().expect("alice is rated");
-    let rb = app.store.rating(&bob, "xiangqi").await.unwrap().expect("bob is rated");
+    let ra = app.store.rating(&alice, "xiangqi", "bullet").await.unwrap().expect("alice is rated");
+    let rb = app.store.rating(&bob, "xiangqi", "bullet").await.unwrap().expect("bob is rated");
     assert_eq!((ra.games, rb.games), (1, 1));
     assert!(ra.rating < 1500.0 && rb.rating > 1500.0);
     assert!(ra.rd < 350.0);

@@ -15,7 +15,8 @@ mod sql;
 
 pub use error::StoreError;
 pub use rows::{
-    ChatRow, EventRow, Finish, GameRow, NewPlayer, ProposalRow, RatingRow, SessionRow, User,
+    ChatRow, EventRow, Finish, GameRow, NewPlayer, OutcomeRow, ProposalRow, RankedRow, RatingRow,
+    SessionRow, User,
 };
 pub use sql::SqlStore;
 
@@ -137,6 +138,24 @@ pub trait Store: Send + Sync + 'static {
     -> StoreFuture<'a, bool>;
     /// Ends every session last used before `before_ms` (expired); returns how many.
     fn delete_sessions_before(&self, before_ms: i64) -> StoreFuture<'_, u64>;
-    /// A user's rating in a game.
-    fn rating<'a>(&'a self, user_id: &'a str, kind: &'a str) -> StoreFuture<'a, Option<RatingRow>>;
+    /// A user's rating in a game at a speed.
+    fn rating<'a>(
+        &'a self,
+        user_id: &'a str,
+        kind: &'a str,
+        speed: &'a str,
+    ) -> StoreFuture<'a, Option<RatingRow>>;
+    /// All of a user's ratings, by game then speed.
+    fn user_ratings<'a>(&'a self, user_id: &'a str) -> StoreFuture<'a, Vec<RatingRow>>;
+    /// The best ratings of a game at a speed whose deviation is at most `max_rd`, best
+    /// first, at most `limit`.
+    fn leaderboard<'a>(
+        &'a self,
+        kind: &'a str,
+        speed: &'a str,
+        max_rd: f64,
+        limit: u32,
+    ) -> StoreFuture<'a, Vec<RankedRow>>;
+    /// The outcomes of the finished games a user sat in (either seat).
+    fn user_outcomes<'a>(&'a self, user_id: &'a str) -> StoreFuture<'a, Vec<OutcomeRow>>;
 }

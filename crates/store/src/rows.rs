@@ -84,6 +84,8 @@ pub struct RatingRow {
     pub user_id: String,
     /// The game's registry name.
     pub kind: String,
+    /// The speed category of the clocks it counts (`bullet`, `blitz`, `rapid`, `classical`).
+    pub speed: String,
     /// Glicko-2 rating (Glicko scale, 1500 at the start).
     pub rating: f64,
     /// Rating deviation.
@@ -92,6 +94,27 @@ pub struct RatingRow {
     pub volatility: f64,
     /// Rated games played.
     pub games: i64,
+}
+
+/// A player's place on a leaderboard: their name and rating.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankedRow {
+    /// The player's name.
+    pub name: String,
+    /// Their rating in the board's game and speed.
+    pub rating: RatingRow,
+}
+
+/// What a finished game says of its players: the game, who sat where and the result (for
+/// win/draw/loss counts, without reading whole game rows).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutcomeRow {
+    /// The game's registry name.
+    pub kind: String,
+    /// User ids per seat.
+    pub users: [Option<String>; 2],
+    /// The result as JSON.
+    pub result: Option<String>,
 }
 
 /// The end of a game.

@@ -3,8 +3,8 @@
 
 use crate::migrations::MIGRATOR;
 use crate::{
-    ChatRow, Commit, EventRow, Finish, GameRow, NewPlayer, ProposalRow, RatingRow, SessionRow,
-    Store, StoreError, StoreFuture, User,
+    ChatRow, Commit, EventRow, Finish, GameRow, NewPlayer, OutcomeRow, ProposalRow, RankedRow,
+    RatingRow, SessionRow, Store, StoreError, StoreFuture, User,
 };
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::pool::PoolConnection;
@@ -380,27 +380,85 @@ impl SqlStore {
         &self,
         user_id: &str,
         kind: &str,
+        speed: &str,
     ) -> Result<Option<RatingRow>, StoreError> {
-        let row = sqlx::query(
-            "SELECT user_id, kind, rating, rd, volatility, games FROM ratings \
-             WHERE user_id = $1 AND kind = $2",
+        let sql = format!(
+            "SELECT {RATING_COLUMNS} FROM speed_ratings \
+             WHERE user_id = $1 AND kind = $2 AND speed = $3"
+        );
+        let row = sqlx::query(&sql)
+            .bind(user_id)
+            .bind(kind)
+            .bind(speed)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(rating_row).transpose()?)
+    }
+
+    async fn user_ratings_inner(&self, user_id: &str) -> Result<Vec<RatingRow>, StoreError> {
+        let sql = format!(
+            "SELECT {RATING_COLUMNS} FROM speed_ratings WHERE user_id = $1 ORDER BY kind, speed"
+        );
+        let rows = sqlx::query(&sql).bind(user_id).fetch_all(&self.pool).await?;
+        Ok(rows.iter().map(rating_row).collect::<Result<_, _>>()?)
+    }
+
+    async fn leaderboard_inner(
+        &self,
+        kind: &str,
+        speed: &str,
+        max_rd: f64,
+        limit: u32,
+    ) -> Result<Vec<RankedRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT r.user_id, r.kind, r.speed, r.rating, r.rd, r.volatility, r.games, u.name \
+             FROM speed_ratings r JOIN users u ON u.id = r.user_id \
+             WHERE r.kind = $1 AND r.speed = $2 AND r.rd <= $3 \
+             ORDER BY r.rating DESC, u.name LIMIT $4",
+        )
+        .bind(kind)
+        .bind(speed)
+        .bind(max_rd)
+        .bind(limit as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        let read = |r: &AnyRow| -> Result<RankedRow, sqlx::Error> {
+            Ok(RankedRow { name: r.try_get("name")?, rating: rating_row(r)? })
+        };
+        Ok(rows.iter().map(read).collect::<Result<_, _>>()?)
+    }
+
+    async fn user_outcomes_inner(&self, user_id: &str) -> Result<Vec<OutcomeRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT kind, first_user, second_user, result FROM games \
+             WHERE (first_user = $1 OR second_user = $1) AND status = 'over'",
         )
         .bind(user_id)
-        .bind(kind)
-        .fetch_optional(&self.pool)
+        .fetch_all(&self.pool)
         .await?;
-        let read = |r: &AnyRow| -> Result<RatingRow, sqlx::Error> {
-            Ok(RatingRow {
-                user_id: r.try_get("user_id")?,
+        let read = |r: &AnyRow| -> Result<OutcomeRow, sqlx::Error> {
+            Ok(OutcomeRow {
                 kind: r.try_get("kind")?,
-                rating: r.try_get("rating")?,
-                rd: r.try_get("rd")?,
-                volatility: r.try_get("volatility")?,
-                games: r.try_get("games")?,
+                users: [r.try_get("first_user")?, r.try_get("second_user")?],
+                result: r.try_get("result")?,
             })
         };
-        Ok(row.as_ref().map(read).transpose()?)
+        Ok(rows.iter().map(read).collect::<Result<_, _>>()?)
     }
+}
+
+const RATING_COLUMNS: &str = "user_id, kind, speed, rating, rd, volatility, games";
+
+fn rating_row(r: &AnyRow) -> Result<RatingRow, sqlx::Error> {
+    Ok(RatingRow {
+        user_id: r.try_get("user_id")?,
+        kind: r.try_get("kind")?,
+        speed: r.try_get("speed")?,
+        rating: r.try_get("rating")?,
+        rd: r.try_get("rd")?,
+        volatility: r.try_get("volatility")?,
+        games: r.try_get("games")?,
+    })
 }
 
 /// `rows` in chunks of powers of two, each at most `max` (a power of two), largest first: a
@@ -615,17 +673,19 @@ async fn finish_on(conn: &mut AnyConnection, f: &Finish) -> Result<(), StoreErro
     .execute(&mut *tx)
     .await?;
     for r in &f.ratings {
-        sqlx::query("DELETE FROM ratings WHERE user_id = $1 AND kind = $2")
+        sqlx::query("DELETE FROM speed_ratings WHERE user_id = $1 AND kind = $2 AND speed = $3")
             .bind(&r.user_id)
             .bind(&r.kind)
+            .bind(&r.speed)
             .execute(&mut *tx)
             .await?;
         sqlx::query(
-            "INSERT INTO ratings (user_id, kind, rating, rd, volatility, games) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO speed_ratings (user_id, kind, speed, rating, rd, volatility, games) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(&r.user_id)
         .bind(&r.kind)
+        .bind(&r.speed)
         .bind(r.rating)
         .bind(r.rd)
         .bind(r.volatility)
@@ -750,8 +810,28 @@ impl Store for SqlStore {
     fn delete_sessions_before(&self, before_ms: i64) -> StoreFuture<'_, u64> {
         Box::pin(self.delete_sessions_before_inner(before_ms))
     }
-    fn rating<'a>(&'a self, user_id: &'a str, kind: &'a str) -> StoreFuture<'a, Option<RatingRow>> {
-        Box::pin(self.rating_inner(user_id, kind))
+    fn rating<'a>(
+        &'a self,
+        user_id: &'a str,
+        kind: &'a str,
+        speed: &'a str,
+    ) -> StoreFuture<'a, Option<RatingRow>> {
+        Box::pin(self.rating_inner(user_id, kind, speed))
+    }
+    fn user_ratings<'a>(&'a self, user_id: &'a str) -> StoreFuture<'a, Vec<RatingRow>> {
+        Box::pin(self.user_ratings_inner(user_id))
+    }
+    fn leaderboard<'a>(
+        &'a self,
+        kind: &'a str,
+        speed: &'a str,
+        max_rd: f64,
+        limit: u32,
+    ) -> StoreFuture<'a, Vec<RankedRow>> {
+        Box::pin(self.leaderboard_inner(kind, speed, max_rd, limit))
+    }
+    fn user_outcomes<'a>(&'a self, user_id: &'a str) -> StoreFuture<'a, Vec<OutcomeRow>> {
+        Box::pin(self.user_outcomes_inner(user_id))
     }
 }
 

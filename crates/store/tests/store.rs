@@ -119,6 +119,7 @@ async fn contract(store: &dyn Store, prefix: &str) {
     let rating = RatingRow {
         user_id: user.id.clone(),
         kind: "xiangqi".into(),
+        speed: "blitz".into(),
         rating: 1612.5,
         rd: 80.0,
         volatility: 0.06,
@@ -134,7 +135,19 @@ async fn contract(store: &dyn Store, prefix: &str) {
     };
     store.finish(&finish).await.unwrap();
     store.finish(&finish).await.unwrap();
-    assert_eq!(store.rating(&user.id, "xiangqi").await.unwrap(), Some(rating));
+    assert_eq!(store.rating(&user.id, "xiangqi", "blitz").await.unwrap(), Some(rating.clone()));
+    assert_eq!(store.rating(&user.id, "xiangqi", "rapid").await.unwrap(), None);
+    assert_eq!(store.user_ratings(&user.id).await.unwrap(), vec![rating.clone()]);
+    let board = store.leaderboard("xiangqi", "blitz", 110.0, 50).await.unwrap();
+    assert!(board.iter().any(|r| r.rating == rating && r.name == user.name));
+    assert!(
+        store
+            .leaderboard("xiangqi", "blitz", 79.0, 50)
+            .await
+            .unwrap()
+            .iter()
+            .all(|r| r.rating != rating)
+    );
     let over = store.game(prefix).await.unwrap().unwrap();
     assert_eq!((over.status.as_str(), over.export.as_deref()), ("over", Some("record")));
     assert!(!store.live_games().await.unwrap().iter().any(|x| x.id == prefix));

@@ -131,12 +131,21 @@ pub struct UserInfo {
 pub struct PlayerInfo {
     /// Display name (`AI level 3` for the engine).
     pub name: String,
-    /// Rating in this game, for accounts.
+    /// Rating in this game's game and speed at its start, for accounts in rated games (1500
+    /// for one not yet rated there).
     pub rating: Option<i32>,
+    /// The rating is provisional (deviation above 110): shown with `?`. Left out when not.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub provisional: bool,
     /// Whether the engine plays this seat.
     pub ai: bool,
     /// Whether at least one socket of this player is connected.
     pub online: bool,
+}
+
+/// For `skip_serializing_if`: a `false` flag is left out of the JSON.
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A legal move: its text to send back in [`crate::ClientMsg::Move`], the squares it names

@@ -38,8 +38,8 @@ pub use event::GameEvent;
 pub use geometry::{Geometry, Layout, LegendPiece, PieceInfo, Region, River};
 pub use position::{AirDefence, PieceColour, PublicPosition};
 pub use server::{
-    ChatLine, GameSummary, PastGame, Positions, Reveal, Score, SeekInfo, ServerMsg, Snapshot,
-    TallyEntry,
+    ChatLine, GameSummary, PastGame, Positions, RatingChange, RatingChanges, Reveal, Score,
+    SeekInfo, ServerMsg, Snapshot, TallyEntry,
 };
 pub use session_cookie::{
     SESSION_COOKIE, session_cookie_header, session_from_set_cookie, session_from_set_cookies,

@@ -27,6 +27,28 @@ pub struct SeekInfo {
     pub rated: bool,
 }
 
+/// How a rated game moved its players' ratings, sent with its end.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatingChanges {
+    /// The speed category the game counted in (`bullet`, `blitz`, `rapid`, `classical`).
+    pub speed: String,
+    /// Each seat's change, first seat first.
+    pub seats: [RatingChange; 2],
+}
+
+/// One player's rating before and after a rated game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatingChange {
+    /// The rating before, rounded.
+    pub before: i64,
+    /// The rating after, rounded.
+    pub after: i64,
+    /// `after - before`.
+    pub diff: i64,
+    /// The new rating is still provisional (deviation above 110: shown with `?`).
+    pub provisional: bool,
+}
+
 /// A live game in the lobby's list.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameSummary {
@@ -227,6 +249,9 @@ pub enum ServerMsg {
         /// proposed in this game.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         score: Option<Score>,
+        /// With the end of a rated game, as it happens: how each player's rating moved.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ratings: Option<Box<RatingChanges>>,
     },
     /// The clocks now (after a replay of missed events, whose clocks are those of their
     /// moments).
@@ -366,6 +391,7 @@ mod tests {
             legal: None,
             reveal: None,
             score: None,
+            ratings: None,
         };
         let text = msg.to_json();
         assert_eq!(

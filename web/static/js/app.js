@@ -2,7 +2,8 @@
 
 import { Net, socketUrl } from './net.js';
 import { GameView } from './game.js';
-import { h, GAMES, gameName, pastGames, prefs, savePrefs, applyTheme, reasonText } from './ui.js';
+import { h, GAMES, gameName, pastGames, prefs, savePrefs, applyTheme, reasonText, profileLink } from './ui.js';
+import { profileScreen, leaderboardScreen } from './profile.js';
 import { muted, setMuted, play, played } from './sound.js';
 import { t, LANGS, lang, setLang, translateDom, loadLang } from './i18n.js';
 import { accountControl } from './account.js';
@@ -177,6 +178,8 @@ function home() {
     const c = CLOCKS[Number(clock.value)];
     return { initial_ms: c[0], increment_ms: c[1] };
   };
+  // Rated games need an account and a clock (the server refuses others).
+  const rated = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox', id: 'rated' }));
   const level = /** @type {HTMLSelectElement} */ (h('select', { id: 'level', 'aria-label': t('home.level') }, ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((l) => h('option', { value: String(l) }, t('home.level_n', { n: l })))));
   const seat = /** @type {HTMLSelectElement} */ (h('select', { id: 'seat', 'aria-label': t('home.seat') }, h('option', { value: 'first' }, t('home.seat_first')), h('option', { value: 'second' }, t('home.seat_second')), h('option', { value: '' }, t('home.seat_random'))));
   const act = (/** @type {string} */ name, /** @type {string} */ label, /** @type {() => void} */ f) => {
@@ -198,13 +201,14 @@ function home() {
         h('div', { class: 'mode' }, h('h3', {}, t('home.hotseat')),
           act('hotseat', t('home.start_hotseat'), () => net.send({ t: 'hotseat', game, options: '', clock: tc() }))),
         h('div', { class: 'mode' }, h('h3', {}, t('home.online')),
+          h('label', { class: 'rated', title: t('home.rated_note') }, rated, ' ' + t('home.rated')),
           act('seek', t('home.seek'), () => {
-            net.send({ t: 'seek', game, options: '', clock: tc(), rated: false });
+            net.send({ t: 'seek', game, options: '', clock: tc(), rated: rated.checked });
             location.hash = '#/lobby';
           }),
           act('invite', t('home.invite'), () => {
             inviteLink = null;
-            net.send({ t: 'invite', game, options: '', clock: tc(), rated: false });
+            net.send({ t: 'invite', game, options: '', clock: tc(), rated: rated.checked });
             location.hash = '#/lobby';
           })),
       ),
@@ -241,7 +245,7 @@ function lobbyScreen() {
       const mine = s.by === me || mySeeks.has(s.id);
       const b = h('button', { type: 'button', 'data-seek': s.id }, mine ? t('lobby.cancel') : t('lobby.play'));
       b.addEventListener('click', () => net.send(mine ? { t: 'cancel_seek', id: s.id } : { t: 'accept_seek', id: s.id }));
-      return h('li', { class: mine ? 'mine' : '' }, `${gameName(s.game)} · ${s.by} · ${clockText(s.clock)} `, b);
+      return h('li', { class: mine ? 'mine' : '' }, `${gameName(s.game)} · `, profileLink(s.by), ` · ${clockText(s.clock)} · ${t(s.rated ? 'game.rated' : 'game.casual')} `, b);
     });
     let invite = /** @type {Node|string} */ ('');
     if (inviteLink) {
@@ -348,13 +352,23 @@ function inviteScreen(code) {
   const b = h('button', { type: 'button', 'data-mode': 'accept-invite' }, t('invite.join'));
   b.addEventListener('click', () => net.send({ t: 'accept_seek', id: code }));
   const what = h('p', { class: 'invite-what' }, t('invite.looking'));
-  main.replaceChildren(h('section', { class: 'invite' }, h('h2', {}, t('invite.title')), what, b));
+  const details = h('dl', { class: 'invite-details' });
+  main.replaceChildren(h('section', { class: 'invite' }, h('h2', {}, t('invite.title')), what, details, b));
   // What the invite offers: game, clock, who.
   fetch(`/api/invite/${encodeURIComponent(code)}`)
     .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
     .then((/** @type {SeekInfo} */ s) => {
       what.replaceChildren(t('invite.what', { who: s.by, game: gameName(s.game), clock: clockText(s.clock) }), ' ', h('a', { href: `/rules/${s.game}.html` }, t('home.rules')));
       what.dataset.game = s.game;
+      // What the friend agrees to before joining: the inviter (their profile), the
+      // clock, rated or casual, and the rule options.
+      details.replaceChildren(
+        h('dt', {}, t('invite.from')), h('dd', { 'data-detail': 'by' }, profileLink(s.by)),
+        h('dt', {}, t('home.game')), h('dd', { 'data-detail': 'game' }, gameName(s.game)),
+        h('dt', {}, t('home.clock')), h('dd', { 'data-detail': 'clock' }, clockText(s.clock)),
+        h('dt', {}, t('invite.mode')), h('dd', { 'data-detail': 'rated' }, t(s.rated ? 'game.rated' : 'game.casual')),
+        h('dt', {}, t('invite.options')), h('dd', { 'data-detail': 'options' }, s.options || t('invite.default_options')),
+      );
     })
     .catch(() => {
       what.textContent = t('invite.gone');
@@ -362,20 +376,34 @@ function inviteScreen(code) {
   return { destroy() {} };
 }
 
+/** A name from the address, as typed (a malformed escape is kept as it came). @param {string} text */
+function decodeName(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 function route() {
   screen?.destroy();
   screen = null;
   window.cannonade.game = null;
   const invite = /^\/invite\/([\w-]+)/.exec(location.pathname);
+  const profile = /^\/@\/([^/]+)$/.exec(location.pathname);
   const hash = location.hash.replace(/^#/, '') || '/';
   // The server also serves the page at /game/ID (links it hands out).
   const game = /^\/game\/([\w-]+)/.exec(hash) ?? (hash === '/' ? /^\/game\/([\w-]+)/.exec(location.pathname) : null);
-  for (const a of document.querySelectorAll('nav a')) a.classList.toggle('here', a.getAttribute('href') === '#' + hash);
+  // A profile is no screen of the header's: nothing is marked there.
+  const here = profile && hash === '/' ? null : '#' + hash;
+  for (const a of document.querySelectorAll('nav a')) a.classList.toggle('here', a.getAttribute('href') === here);
   if (game) {
     const view = new GameView(main, net, game[1]);
     screen = { destroy: () => view.destroy() };
     window.cannonade.game = view;
   } else if (invite && hash === '/') screen = inviteScreen(invite[1]);
+  else if (profile && hash === '/') screen = profileScreen(main, decodeName(profile[1]));
+  else if (hash === '/leaderboard') screen = leaderboardScreen(main);
   else if (hash === '/lobby') screen = lobbyScreen();
   else if (hash === '/live') screen = liveScreen();
   else if (hash === '/past') screen = pastScreen();

@@ -6,7 +6,7 @@ import { play } from './sound.js';
 import { t, pieceName } from './i18n.js';
 import { pieceIcon } from './pieces.js';
 import { ChatPanel } from './chat.js';
-import { h, rememberGame, seatName, seatColour, resultText, download, prefs, gameName } from './ui.js';
+import { h, rememberGame, seatName, seatColour, resultText, download, prefs, gameName, profileLink, ratingText } from './ui.js';
 
 /** @typedef {import('./types.js').Snapshot} Snapshot */
 /** @typedef {import('./types.js').ServerMsg} ServerMsg */
@@ -52,6 +52,8 @@ export class GameView {
     this.proposal = null;
     /** @type {{hits: number, total: number}|null} */
     this.score = null;
+    /** @type {import('./types.js').RatingChanges|null} how the end moved the players' ratings */
+    this.ratingChanges = null;
     /** @type {string} */
     this.revealText = '';
     /** @type {Map<string, string>} display texts of moves listed lately (spectators' proposals) */
@@ -174,6 +176,8 @@ export class GameView {
         this.onSnapshot(m);
         break;
       case 'event':
+        // A rated game's end carries the players' rating changes, shown with the result.
+        if (m.ratings) this.ratingChanges = m.ratings;
         this.onEvent(m.v, m.event, m.legal ?? null);
         // Spectators: the move's reveal comes with it, with their own score.
         if (m.reveal) this.onReveal(m.reveal);
@@ -455,7 +459,8 @@ export class GameView {
       box.classList.toggle('to-move', toMove);
       box.replaceChildren(
         h('span', { class: `seat-dot ${seatColour(s, seat) ?? 'unknown'}` }),
-        h('span', { class: 'name' }, `${p.ai ? aiName(p.name) : p.name}${p.rating ? ` (${p.rating})` : ''}`),
+        // People's names link to their profiles; the engine has none.
+        h('span', { class: 'name' }, p.ai ? aiName(p.name) : profileLink(p.name), p.rating ? ` (${ratingText({ rating: p.rating, provisional: !!p.provisional })})` : ''),
         h('span', { class: 'seat-name' }, ` · ${seatName(s, seat)}`),
         away,
         h('span', { class: 'clock', 'data-clock': seat }),
@@ -720,6 +725,12 @@ export class GameView {
     box.hidden = false;
     const items = [h('h3', {}, t('end.title')), h('p', { class: 'result' }, resultText(s))];
     if (s.crowd && (s.crowd.first.of || s.crowd.second.of)) items.push(h('p', { class: 'crowd' }, crowdText(s)));
+    const changes = this.ratingChanges;
+    if (changes) {
+      items.push(h('ul', { class: 'rating-changes' }, ...changes.seats.map((c, i) =>
+        h('li', { 'data-seat': i === 0 ? 'first' : 'second' }, profileLink(s.players[i].name), ` ${ratingText({ rating: c.after, provisional: c.provisional })} `,
+          h('span', { class: c.diff >= 0 ? 'up' : 'down', 'data-diff': String(c.diff) }, c.diff >= 0 ? `+${c.diff}` : `−${-c.diff}`)))));
+    }
     if (s.you === 'spectator' && this.score) items.push(h('p', { class: 'score' }, t('spect.score', { hits: this.score.hits, total: this.score.total })));
     if (s.seed) items.push(h('p', { class: 'seed' }, t('end.seed', { seed: s.seed }) + (s.commitment ? ` (${t('end.commitment')} ${s.commitment.slice(0, 16)}…)` : '')));
     box.replaceChildren(...items);

@@ -8,7 +8,9 @@
 /** @typedef {{initial_ms: number, increment_ms: number}} TimeControl */
 /** @typedef {{remaining_ms: [number, number], running: Seat|null}} ClockState */
 /** @typedef {{id: string, name: string, account: boolean}} UserInfo */
-/** @typedef {{name: string, rating: number|null, ai: boolean, online: boolean}} PlayerInfo */
+/** @typedef {{name: string, rating: number|null, provisional?: boolean, ai: boolean, online: boolean}} PlayerInfo */
+/** @typedef {{before: number, after: number, diff: number, provisional: boolean}} RatingChange */
+/** @typedef {{speed: string, seats: [RatingChange, RatingChange]}} RatingChanges */
 /**
  * A legal move: the text to send back, the squares it names (origin first) and the move as
  * people read it in the game's notation; `units`, where a square holds several pieces
@@ -110,7 +112,7 @@
  *   | {t: 'invite_created', code: string, path: string}
  *   | {t: 'game_started', game: string, role: Role}
  *   | ({t: 'snapshot'} & Snapshot)
- *   | {t: 'event', game: string, v: number, event: GameEvent, legal?: LegalMove[], reveal?: Reveal, score?: Score}
+ *   | {t: 'event', game: string, v: number, event: GameEvent, legal?: LegalMove[], reveal?: Reveal, score?: Score, ratings?: RatingChanges}
  *   | {t: 'clock', game: string, clock: ClockState}
  *   | {t: 'spectators', game: string, count: number}
  *   | {t: 'presence', game: string, seat: Seat, online: boolean, claim_in_ms?: number}

@@ -146,3 +146,28 @@ export function download(name, text) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
+
+/**
+ * A link to a player's profile page (`/@/{name}`), the name as its text: never markup.
+ * @param {string} name
+ */
+export function profileLink(name) {
+  return h('a', { href: `/@/${encodeURIComponent(name)}`, class: 'player-link', 'data-profile': name }, name);
+}
+
+/**
+ * A rating as lichess shows it: provisional ones (deviation above 110) with `?`.
+ * @param {{rating: number, provisional: boolean}} r
+ */
+export function ratingText(r) {
+  return `${r.rating}${r.provisional ? '?' : ''}`;
+}
+
+/** The speed categories, fastest first, as the server names them. */
+export const SPEEDS = /** @type {const} */ (['bullet', 'blitz', 'rapid', 'classical']);
+
+/** A speed category's name in the page's language. @param {string} speed */
+export function speedName(speed) {
+  const names = { bullet: t('speed.bullet'), blitz: t('speed.blitz'), rapid: t('speed.rapid'), classical: t('speed.classical') };
+  return names[/** @type {keyof typeof names} */ (speed)] ?? speed;
+}

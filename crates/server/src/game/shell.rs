@@ -17,7 +17,7 @@ use super::stored::StoredEvent;
 use super::view::{self, Audience, SocketScore};
 use super::{Cmd, Dealer, GameHandle, GameSpec, SeatSpec, Summary, start_game};
 use crate::lobby::Refusal;
-use crate::rating::Rating;
+use crate::rating::{PROVISIONAL_RD, Rating, Speed};
 use crate::state::{App, Conn, Frame, Out, lock};
 use cannonade_banqi::DealSeed;
 use cannonade_engine::{Clock as EngineClock, Level, Limits, Pacing};
@@ -142,12 +142,15 @@ impl Shell {
             initial_ms: row.initial_ms.max(0) as u64,
             increment_ms: row.increment_ms.max(0) as u64,
         };
+        let speed = Speed::of(tc.initial_ms, tc.increment_ms);
         let mut players = Vec::new();
         for i in 0..2 {
-            let rating = match (&row.users[i], row.rated) {
-                (Some(u), true) => {
-                    app.store.rating(u, kind.name()).await.map_err(|e| e.to_string())?
-                }
+            let rating = match (&row.users[i], row.rated, speed) {
+                (Some(u), true, Some(speed)) => app
+                    .store
+                    .rating(u, kind.name(), speed.name())
+                    .await
+                    .map_err(|e| e.to_string())?,
                 _ => None,
             };
             players.push(Seated {
@@ -275,7 +278,9 @@ impl Shell {
     async fn run(mut self, mut rx: mpsc::Receiver<Cmd>, mut side: mpsc::Receiver<Cmd>) {
         // A game that ended before a crash but whose end was not archived is archived now.
         if self.room.result().is_some() && !self.finished_stored {
-            self.store_finish().await;
+            // Its rating changes were never shown; they are stored and can be read on the
+            // players' profiles.
+            let _ = self.store_finish().await;
         }
         // A move that ended the game was stored but its end was not (a crash in between,
         // before moves and their end were stored together).
@@ -609,8 +614,20 @@ impl Shell {
                 self.summary.over.store(true, Relaxed);
                 self.app.metrics.live_games.fetch_sub(1, Relaxed);
                 // Archived before anyone hears of the end: whoever asks for the record once
-                // they know the game is over gets it.
-                self.store_finish().await;
+                // they know the game is over gets it. The rating changes ride on the end's
+                // frame (docs/protocol-wire.md), so players see them with the result.
+                let changes = self.store_finish().await;
+                let frame = match changes.and_then(|c| serde_json::to_string(&c).ok()) {
+                    Some(changes) => {
+                        let frame =
+                            Frame::from(view::with_field(frame.as_str(), "ratings", &changes));
+                        if let Some(last) = self.events.last_mut() {
+                            *last = frame.clone();
+                        }
+                        frame
+                    }
+                    None => frame,
+                };
                 self.broadcast(&frame, None);
             }
             _ => self.broadcast(&frame, None),
@@ -765,10 +782,21 @@ impl Shell {
 
     fn players_of(&self) -> [cannonade_wire::PlayerInfo; 2] {
         std::array::from_fn(|i| {
-            let p = &self.room.setup().players[i];
+            let setup = self.room.setup();
+            let p = &setup.players[i];
+            // In a rated game a player not yet rated at this game and speed plays as the
+            // default rating, provisional (as lichess shows `1500?`).
+            let rating = match &p.rating {
+                Some(r) => Some(Rating::from(r)),
+                None if setup.rated && p.user.is_some() && p.ai.is_none() => {
+                    Some(Rating::default())
+                }
+                None => None,
+            };
             cannonade_wire::PlayerInfo {
                 name: p.name.clone(),
-                rating: p.rating.as_ref().map(|r| r.rating.round() as i32),
+                rating: rating.map(|r| r.rating.round() as i32),
+                provisional: rating.is_some_and(|r| r.rd > PROVISIONAL_RD),
                 ai: p.ai.is_some(),
                 online: p.ai.is_some() || self.online[i] > 0,
             }
@@ -1023,13 +1051,18 @@ impl Shell {
         self.send_where(&Frame::from(msg.to_json()), Audience::All);
     }
 
-    /// Writes the finished game: result, crowd record, export and rating changes.
-    async fn store_finish(&mut self) {
-        let Some(result) = self.room.result().cloned() else { return };
+    /// Writes the finished game: result, crowd record, export and rating changes. Returns
+    /// the rating changes of a rated game, as the end's frame carries them (`None` when no
+    /// rating changed, or the store failed).
+    async fn store_finish(&mut self) -> Option<cannonade_wire::RatingChanges> {
+        let result = self.room.result().cloned()?;
         let setup = self.room.setup();
         let mut ratings = Vec::new();
+        let mut changes = Vec::new();
         let accounts = setup.players.iter().all(|p| p.user.is_some() && p.ai.is_none());
-        if setup.rated && accounts && result.reason != "aborted" {
+        let speed = Speed::of(setup.tc.initial_ms, setup.tc.increment_ms);
+        if let Some(speed) = speed.filter(|_| setup.rated && accounts && result.reason != "aborted")
+        {
             let score = |i: usize| match result.winner {
                 None => 0.5,
                 Some(w) if (w == Seat::First) == (i == 0) => 1.0,
@@ -1039,18 +1072,25 @@ impl Shell {
                 .players
                 .iter()
                 .map(|p| match &p.rating {
-                    Some(r) => {
-                        (Rating { rating: r.rating, rd: r.rd, volatility: r.volatility }, r.games)
-                    }
+                    Some(r) => (Rating::from(r), r.games),
                     None => (Rating::default(), 0),
                 })
                 .collect();
             for i in 0..2 {
                 let new = current[i].0.after(current[1 - i].0, score(i));
                 if let Some(user) = &setup.players[i].user {
+                    let (before, after) =
+                        (current[i].0.rating.round() as i64, new.rating.round() as i64);
+                    changes.push(cannonade_wire::RatingChange {
+                        before,
+                        after,
+                        diff: after - before,
+                        provisional: new.rd > PROVISIONAL_RD,
+                    });
                     ratings.push(RatingRow {
                         user_id: user.clone(),
                         kind: setup.spec.kind().name().to_string(),
+                        speed: speed.name().to_string(),
                         rating: new.rating,
                         rd: new.rd,
                         volatility: new.volatility,
@@ -1080,8 +1120,13 @@ impl Shell {
         };
         match self.app.writer.exec(move |store| async move { store.finish(&finish).await }).await {
             Ok(()) => self.finished_stored = true,
-            Err(e) => tracing::error!(game = %self.id(), "could not archive the game: {e}"),
+            Err(e) => {
+                tracing::error!(game = %self.id(), "could not archive the game: {e}");
+                return None;
+            }
         }
+        let seats: [cannonade_wire::RatingChange; 2] = changes.try_into().ok()?;
+        Some(cannonade_wire::RatingChanges { speed: speed?.name().to_string(), seats })
     }
 
     /// Starts the engine's search when it is the engine's move.

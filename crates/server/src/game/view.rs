@@ -88,6 +88,7 @@ pub fn event_frame(room: &GameRoom, event: &StoredEvent) -> Frame {
         legal: None,
         reveal: None,
         score: None,
+        ratings: None,
     };
     Frame::from(msg.to_json())
 }

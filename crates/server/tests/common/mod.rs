@@ -269,3 +269,12 @@ pub async fn http(
     let body = res.into_body().collect().await.unwrap().to_bytes();
     (status, String::from_utf8_lossy(&body).to_string(), headers)
 }
+
+/// Registers the account `name` (password "long password"): its session token.
+pub async fn account(app: &Arc<App>, name: &str) -> String {
+    let body = format!(r#"{{"name":"{name}","password":"long password"}}"#);
+    let (status, text, _) = http(app, "POST", "/api/register", &body, None).await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["token"].as_str().unwrap().to_string()
+}
