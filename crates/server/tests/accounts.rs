@@ -114,7 +114,11 @@ async fn an_unknown_name_costs_what_a_wrong_password_costs() {
             times[i] = times[i].min(t.elapsed());
         }
     }
-    assert_eq!(hashes(&app.metrics.render(app.engines.stats())) - before, 6, "every attempt hashes once");
+    assert_eq!(
+        hashes(&app.metrics.render(app.engines.stats())) - before,
+        6,
+        "every attempt hashes once"
+    );
     let [known, unknown] = times;
     assert!(unknown * 3 > known, "unknown name {unknown:?}, wrong password {known:?}");
 }
