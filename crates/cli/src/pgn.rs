@@ -153,7 +153,7 @@ fn import(files: &[PathBuf], db: &str) -> Result<()> {
             read_games(&text).with_context(|| format!("{} does not import", file.display()))?;
         games.extend(read);
     }
-    let imported = import_all(&games, now_ms())?;
+    let imported = import_all(&games)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -169,12 +169,6 @@ fn import(files: &[PathBuf], db: &str) -> Result<()> {
         writeln!(out, "{} {}", i.row.id, check_line(game))?;
     }
     Ok(())
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// Prints a game's start and the position after each move.

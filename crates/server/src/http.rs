@@ -577,7 +577,7 @@ async fn import(
         // What is wrong with the file is the client's own text, safe to show.
         Err(e) => return error(StatusCode::BAD_REQUEST, e.to_string()),
     };
-    let imported = match import_all(&games, crate::ids::now_ms()) {
+    let imported = match import_all(&games) {
         Ok(x) => x,
         Err(e) => return internal(ErrorCode::Internal, "no ids for imported games", &e),
     };

@@ -92,10 +92,12 @@ pub async fn run(app: Arc<App>, ws: WebSocket, user: Arc<UserCtx>) {
     };
     let mut socket = Socket { app: app.clone(), conn, watching: HashSet::new(), lobby: None };
     let mut strikes = 0u32;
+    // The session's wake-up when it ends (`session::close_ended`), held apart from the
+    // socket's state, which the loop borrows mutably.
+    let user = socket.conn.user.clone();
     loop {
-        // An ended session closes its sockets at once (`session::close_ended`), even one
-        // that says nothing; enabled before the wait so a wake-up is not lost.
-        let user = socket.conn.user.clone();
+        // An ended session closes its sockets at once, even one that says nothing; enabled
+        // before the wait so a wake-up is not lost.
         let ended = user.ended.notified();
         tokio::pin!(ended);
         ended.as_mut().enable();

@@ -41,10 +41,10 @@ pub fn import(game: &PgnGame, id: String, now_ms: i64) -> Imported {
     let mut remaining = [initial_ms; 2];
     let mut events = Vec::with_capacity(record.len() + 1);
     for (ply, (played, clock)) in record.moves().into_iter().zip(&game.clocks).enumerate() {
-        let seat: Seat = played.seat.into();
         if let Some(ms) = clock {
-            remaining[seat_index(seat)] = *ms;
+            remaining[played.seat.index()] = *ms;
         }
+        let seat: Seat = played.seat.into();
         events.push(StoredEvent::Moved {
             ply: ply as u32,
             info: MoveInfo { mv: played.text, display: played.display, seat },
@@ -139,8 +139,9 @@ impl From<StoreError> for ImportError {
     }
 }
 
-/// The rows and events of `games`, each under a new id.
-pub fn import_all(games: &[PgnGame], now_ms: i64) -> Result<Vec<Imported>, ImportError> {
+/// The rows and events of `games`, each under a new id, imported now.
+pub fn import_all(games: &[PgnGame]) -> Result<Vec<Imported>, ImportError> {
+    let now_ms = crate::ids::now_ms();
     games.iter().map(|g| Ok(import(g, crate::ids::short_id()?, now_ms))).collect()
 }
 
@@ -150,13 +151,6 @@ pub async fn store_all(store: &dyn Store, games: &[Imported]) -> Result<(), Stor
         store.import_game(&g.row, &g.events).await?;
     }
     Ok(())
-}
-
-fn seat_index(seat: Seat) -> usize {
-    match seat {
-        Seat::First => 0,
-        Seat::Second => 1,
-    }
 }
 
 /// The reason of the end (see the module's documentation).
