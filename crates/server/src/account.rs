@@ -119,7 +119,7 @@ async fn hash_work<T: Send + 'static>(
         .await
         .map_err(|_| AccountError::Busy)?
         .map_err(|_| AccountError::Busy)?;
-    app.metrics.password_hashes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    app.metrics.password_hashes.inc();
     tokio::task::spawn_blocking(work).await.map_err(|e| AccountError::Internal(e.to_string()))
 }
 

@@ -278,7 +278,10 @@ async fn ws(
 }
 
 async fn metrics(State(app): State<Arc<App>>) -> Response {
-    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], app.metrics.render(app.engines.stats()))
+    (
+        [(header::CONTENT_TYPE, crate::metrics::CONTENT_TYPE)],
+        app.metrics.render(app.engines.stats()),
+    )
         .into_response()
 }
 

@@ -1,47 +1,36 @@
-//! Prometheus metrics, kept in atomics and written in the text exposition format by hand
-//! (a handful of counters needs no metrics library), with the engine service's queue.
+//! Prometheus metrics: the server's counters, gauges and latency histograms as
+//! `prometheus-client` metrics (atomics inside, so the hot paths only add), and the engine
+//! service's queue read from its own counters at each scrape. `/metrics` answers in the
+//! OpenMetrics text format, which Prometheus reads.
 
-use std::fmt::Write;
+use prometheus_client::encoding::text::encode;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::registry::Registry;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// The content type of [`Metrics::render`]'s text.
+pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
 /// Bucket bounds of the latency histograms, in milliseconds.
 const BUCKETS_MS: [u64; 11] = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 5000];
 
-/// A latency histogram in the Prometheus layout (cumulative buckets, sum and count).
-#[derive(Debug, Default)]
-pub struct Histogram {
-    buckets: [AtomicU64; BUCKETS_MS.len()],
-    count: AtomicU64,
-    sum_us: AtomicU64,
+/// A latency histogram in seconds, observed in microseconds.
+#[derive(Debug)]
+pub struct Histogram(prometheus_client::metrics::histogram::Histogram);
+
+impl Default for Histogram {
+    fn default() -> Histogram {
+        let bounds = BUCKETS_MS.iter().map(|&ms| ms as f64 / 1000.0);
+        Histogram(prometheus_client::metrics::histogram::Histogram::new(bounds))
+    }
 }
 
 impl Histogram {
     /// Records one duration, in microseconds.
     pub fn observe(&self, micros: u64) {
-        let ms = micros / 1000;
-        for (i, b) in BUCKETS_MS.iter().enumerate() {
-            if ms < *b || (ms == *b && micros.is_multiple_of(1000)) {
-                self.buckets[i].fetch_add(1, Relaxed);
-            }
-        }
-        self.count.fetch_add(1, Relaxed);
-        self.sum_us.fetch_add(micros, Relaxed);
-    }
-
-    fn render(&self, out: &mut String, name: &str, help: &str) {
-        let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} histogram");
-        for (i, b) in BUCKETS_MS.iter().enumerate() {
-            let _ = writeln!(
-                out,
-                "{name}_bucket{{le=\"{}\"}} {}",
-                *b as f64 / 1000.0,
-                self.buckets[i].load(Relaxed)
-            );
-        }
-        let count = self.count.load(Relaxed);
-        let _ = writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {count}");
-        let _ = writeln!(out, "{name}_sum {}", self.sum_us.load(Relaxed) as f64 / 1e6);
-        let _ = writeln!(out, "{name}_count {count}");
+        self.0.observe(micros as f64 / 1e6);
     }
 }
 
@@ -49,23 +38,23 @@ impl Histogram {
 #[derive(Debug, Default)]
 pub struct Metrics {
     /// Open websockets.
-    pub sockets: AtomicU64,
+    pub sockets: Gauge,
     /// Password hashes computed (logins, unknown names included, and registrations).
-    pub password_hashes: AtomicU64,
+    pub password_hashes: Counter,
     /// Live games in memory.
-    pub live_games: AtomicU64,
+    pub live_games: Gauge,
     /// Moves accepted.
-    pub moves: AtomicU64,
+    pub moves: Counter,
     /// Client messages read.
-    pub messages_in: AtomicU64,
+    pub messages_in: Counter,
     /// Frames queued to clients.
-    pub frames_out: AtomicU64,
+    pub frames_out: Counter,
     /// Error events sent.
-    pub errors: AtomicU64,
+    pub errors: Counter,
     /// Subscriptions dropped because a client fell too far behind.
-    pub slow_drops: AtomicU64,
+    pub slow_drops: Counter,
     /// Store batches committed.
-    pub store_batches: AtomicU64,
+    pub store_batches: Counter,
     /// From a move's receipt to its broadcast, store commit included.
     pub move_latency: Histogram,
     /// The duration of one group commit of game events.
@@ -75,96 +64,75 @@ pub struct Metrics {
 impl Metrics {
     /// The text exposition, the engine service's queue included.
     pub fn render(&self, engines: &crate::engines::EngineStats) -> String {
-        let mut out = String::new();
-        engine_lines(&mut out, engines);
-        let mut put = |name: &str, kind: &str, help: &str, v: u64| {
-            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {v}");
-        };
-        put("cannonade_sockets", "gauge", "Open websockets.", self.sockets.load(Relaxed));
-        put(
-            "cannonade_live_games",
-            "gauge",
-            "Live games in memory.",
-            self.live_games.load(Relaxed),
+        // A registry a scrape: it holds clones (the same atomics), and a scrape every few
+        // seconds can afford the few allocations.
+        let mut r = Registry::default();
+        r.register("cannonade_sockets", "Open websockets", self.sockets.clone());
+        r.register("cannonade_live_games", "Live games in memory", self.live_games.clone());
+        r.register("cannonade_moves", "Moves accepted", self.moves.clone());
+        r.register(
+            "cannonade_password_hashes",
+            "Password hashes computed",
+            self.password_hashes.clone(),
         );
-        put("cannonade_moves_total", "counter", "Moves accepted.", self.moves.load(Relaxed));
-        put(
-            "cannonade_password_hashes_total",
-            "counter",
-            "Password hashes computed.",
-            self.password_hashes.load(Relaxed),
+        r.register("cannonade_messages_in", "Client messages read", self.messages_in.clone());
+        r.register("cannonade_frames_out", "Frames queued to clients", self.frames_out.clone());
+        r.register("cannonade_errors", "Error events sent", self.errors.clone());
+        r.register(
+            "cannonade_slow_drops",
+            "Game subscriptions dropped because the client fell behind",
+            self.slow_drops.clone(),
         );
-        put(
-            "cannonade_messages_in_total",
-            "counter",
-            "Client messages read.",
-            self.messages_in.load(Relaxed),
+        r.register(
+            "cannonade_store_batches",
+            "Store batches committed",
+            self.store_batches.clone(),
         );
-        put(
-            "cannonade_frames_out_total",
-            "counter",
-            "Frames queued to clients.",
-            self.frames_out.load(Relaxed),
-        );
-        put("cannonade_errors_total", "counter", "Error events sent.", self.errors.load(Relaxed));
-        put(
-            "cannonade_slow_drops_total",
-            "counter",
-            "Game subscriptions dropped because the client fell behind.",
-            self.slow_drops.load(Relaxed),
-        );
-        put(
-            "cannonade_store_batches_total",
-            "counter",
-            "Store batches committed.",
-            self.store_batches.load(Relaxed),
-        );
-        self.move_latency.render(
-            &mut out,
+        r.register(
             "cannonade_move_latency_seconds",
-            "From a move's receipt to its broadcast, store commit included.",
+            "From a move's receipt to its broadcast, store commit included",
+            self.move_latency.0.clone(),
         );
-        self.store_commit.render(
-            &mut out,
+        r.register(
             "cannonade_store_commit_seconds",
-            "One group commit of game events to the store.",
+            "One group commit of game events to the store",
+            self.store_commit.0.clone(),
         );
+        engine_metrics(&mut r, engines);
+        let mut out = String::new();
+        // Writing to a String cannot fail.
+        let _ = encode(&mut out, &r);
         out
     }
 }
 
+/// A metric's labels: the engine queue's priority.
+type Labels = Vec<(&'static str, &'static str)>;
+
 /// The engine service's queue and wait times (issue 24.3), per priority (`ai_move`,
 /// `background`): jobs waiting now, searches running, jobs done, and the total wait with the
-/// number of jobs that waited (their ratio is the mean wait over any window).
-fn engine_lines(out: &mut String, e: &crate::engines::EngineStats) {
+/// number of jobs that waited (their ratio is the mean wait over any window). The service
+/// keeps its own atomics (it knows nothing of Prometheus); a scrape reads them.
+fn engine_metrics(r: &mut Registry, e: &crate::engines::EngineStats) {
     const PRIORITY: [&str; 2] = ["ai_move", "background"];
-    let mut per_priority = |name: &str, kind: &str, help: &str, v: &dyn Fn(usize) -> String| {
-        let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
-        for (i, p) in PRIORITY.iter().enumerate() {
-            let _ = writeln!(out, "{name}{{priority=\"{p}\"}} {}", v(i));
-        }
-    };
-    per_priority("cannonade_engine_queued", "gauge", "Engine jobs waiting now.", &|i| {
-        e.queued[i].load(Relaxed).to_string()
-    });
-    per_priority(
-        "cannonade_engine_wait_seconds_total",
-        "counter",
-        "Time engine jobs waited in the queue.",
-        &|i| (e.wait_us[i].load(Relaxed) as f64 / 1e6).to_string(),
-    );
-    per_priority("cannonade_engine_waited_total", "counter", "Engine jobs that waited.", &|i| {
-        e.waited[i].load(Relaxed).to_string()
-    });
-    let _ = writeln!(
-        out,
-        "# HELP cannonade_engine_running Searches running now.\n\
-         # TYPE cannonade_engine_running gauge\ncannonade_engine_running {}\n\
-         # HELP cannonade_engine_jobs_total Engine jobs done.\n\
-         # TYPE cannonade_engine_jobs_total counter\ncannonade_engine_jobs_total {}",
-        e.running.load(Relaxed),
-        e.done.load(Relaxed)
-    );
+    let queued = Family::<Labels, Gauge>::default();
+    let wait = Family::<Labels, Counter<f64, AtomicU64>>::default();
+    let waited = Family::<Labels, Counter>::default();
+    for (i, p) in PRIORITY.iter().enumerate() {
+        let labels = vec![("priority", *p)];
+        queued.get_or_create(&labels).set(e.queued[i].load(Relaxed) as i64);
+        wait.get_or_create(&labels).inc_by(e.wait_us[i].load(Relaxed) as f64 / 1e6);
+        waited.get_or_create(&labels).inc_by(e.waited[i].load(Relaxed));
+    }
+    r.register("cannonade_engine_queued", "Engine jobs waiting now", queued);
+    r.register("cannonade_engine_wait_seconds", "Time engine jobs waited in the queue", wait);
+    r.register("cannonade_engine_waited", "Engine jobs that waited", waited);
+    let running: Gauge = Gauge::default();
+    running.set(e.running.load(Relaxed) as i64);
+    r.register("cannonade_engine_running", "Searches running now", running);
+    let done: Counter = Counter::default();
+    done.inc_by(e.done.load(Relaxed));
+    r.register("cannonade_engine_jobs", "Engine jobs done", done);
 }
 
 #[cfg(test)]
@@ -177,7 +145,7 @@ mod tests {
         m.move_latency.observe(500); // 0.5 ms
         m.move_latency.observe(30_000); // 30 ms
         let text = m.render(&crate::engines::EngineStats::default());
-        assert!(text.contains("cannonade_move_latency_seconds_bucket{le=\"0.001\"} 1"));
+        assert!(text.contains("cannonade_move_latency_seconds_bucket{le=\"0.001\"} 1"), "{text}");
         assert!(text.contains("cannonade_move_latency_seconds_bucket{le=\"0.05\"} 2"));
         assert!(text.contains("cannonade_move_latency_seconds_count 2"));
         // Each histogram counts only its own observations.
@@ -186,6 +154,22 @@ mod tests {
         assert!(text.contains("cannonade_store_commit_seconds_bucket{le=\"0.005\"} 0"));
         assert!(text.contains("cannonade_store_commit_seconds_bucket{le=\"0.01\"} 1"));
         assert!(text.contains("cannonade_move_latency_seconds_count 2"));
+    }
+
+    #[test]
+    fn counters_and_gauges_are_shown_with_their_kinds() {
+        let m = Metrics::default();
+        m.moves.inc_by(3);
+        m.sockets.inc();
+        m.sockets.inc();
+        m.sockets.dec();
+        let text = m.render(&crate::engines::EngineStats::default());
+        assert!(
+            text.contains("# TYPE cannonade_moves counter\ncannonade_moves_total 3\n"),
+            "{text}"
+        );
+        assert!(text.contains("# TYPE cannonade_sockets gauge\ncannonade_sockets 1\n"), "{text}");
+        assert!(text.ends_with("# EOF\n"), "{text}");
     }
 
     #[test]

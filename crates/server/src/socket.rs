@@ -17,7 +17,6 @@ use cannonade_wire::{
 use futures_util::{SinkExt, StreamExt};
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::sync::atomic::Ordering::Relaxed;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
@@ -60,7 +59,7 @@ pub async fn run(app: Arc<App>, ws: WebSocket, user: Arc<UserCtx>) {
     let (tx, mut rx) = mpsc::channel::<Frame>(CONN_QUEUE);
     let conn = Conn { id: app.conn_id(), user, tx: Out::Local(tx) };
     lock(&app.online).entry(conn.user.id.clone()).or_default().push(conn.clone());
-    app.metrics.sockets.fetch_add(1, Relaxed);
+    app.metrics.sockets.inc();
     let writer = tokio::spawn(async move {
         // Whatever has queued up behind a frame goes out with it in one write: a move and
         // its reveal cost one system call, not two.
@@ -113,7 +112,7 @@ pub async fn run(app: Arc<App>, ws: WebSocket, user: Arc<UserCtx>) {
         let at = Instant::now();
         let refusal = match msg {
             Message::Text(text) => {
-                app.metrics.messages_in.fetch_add(1, Relaxed);
+                app.metrics.messages_in.inc();
                 if !session::is_open(&app, &socket.conn.user) {
                     // Logged out or ended from the session list: the socket goes too.
                     let text = "this session has ended: log in again";
@@ -166,7 +165,7 @@ pub async fn run(app: Arc<App>, ws: WebSocket, user: Arc<UserCtx>) {
     // Let the writer drain what is queued (the goodbye error included), then stop.
     drop(socket);
     let _ = tokio::time::timeout(std::time::Duration::from_secs(2), writer).await;
-    app.metrics.sockets.fetch_sub(1, Relaxed);
+    app.metrics.sockets.dec();
 }
 
 impl Socket {

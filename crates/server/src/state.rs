@@ -187,6 +187,6 @@ impl App {
 
     /// Counts an error event sent.
     pub fn count_error(&self) {
-        self.metrics.errors.fetch_add(1, Relaxed);
+        self.metrics.errors.inc();
     }
 }

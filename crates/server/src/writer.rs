@@ -80,7 +80,7 @@ async fn commit(store: &Arc<dyn Store>, metrics: &Metrics, batch: Batch) -> Resu
     let started = std::time::Instant::now();
     let result = store.commit(whole).await;
     metrics.store_commit.observe(started.elapsed().as_micros() as u64);
-    metrics.store_batches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    metrics.store_batches.inc();
     let requests = events.len() + proposals.len() + chat.len() + (!players.is_empty()) as usize;
     match result {
         Ok(()) => {

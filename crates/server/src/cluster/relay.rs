@@ -18,7 +18,6 @@ use cannonade_games::GameKind;
 use cannonade_store::GameRow;
 use cannonade_wire::Role;
 use std::collections::HashMap;
-use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -107,9 +106,9 @@ impl RelayEntry {
                 }
             }
         }
-        app.metrics.frames_out.fetch_add(sent, Relaxed);
+        app.metrics.frames_out.inc_by(sent);
         for id in slow {
-            app.metrics.slow_drops.fetch_add(1, Relaxed);
+            app.metrics.slow_drops.inc();
             subs.remove(&id);
             let _ = self.tx.send(RelayMsg::Dropped(id));
         }

@@ -269,7 +269,7 @@ impl Shell {
         self.self_tx = Some(tx.downgrade());
         let handle = GameHandle { tx, side: side_tx, summary: self.summary.clone() };
         if self.room.result().is_none() {
-            self.app.metrics.live_games.fetch_add(1, Relaxed);
+            self.app.metrics.live_games.inc();
         }
         tokio::spawn(self.run(rx, side_rx));
         handle
@@ -461,7 +461,7 @@ impl Shell {
         let is_move = matches!(cmd, Command::Move { .. });
         self.carry_out(decision, None).await?;
         if is_move {
-            self.app.metrics.moves.fetch_add(1, Relaxed);
+            self.app.metrics.moves.inc();
             self.app.metrics.move_latency.observe(received.elapsed().as_micros() as u64);
         }
         Ok(())
@@ -612,7 +612,7 @@ impl Shell {
             StoredEvent::Ended { .. } => {
                 self.ai_stop.store(true, Relaxed);
                 self.summary.over.store(true, Relaxed);
-                self.app.metrics.live_games.fetch_sub(1, Relaxed);
+                self.app.metrics.live_games.dec();
                 // Archived before anyone hears of the end: whoever asks for the record once
                 // they know the game is over gets it. The rating changes ride on the end's
                 // frame (docs/protocol-wire.md), so players see them with the result.
@@ -741,10 +741,10 @@ impl Shell {
                 cluster.broadcast(node, self.room.id(), to, v, frame, scores);
             }
         }
-        self.app.metrics.frames_out.fetch_add(sent, Relaxed);
+        self.app.metrics.frames_out.inc_by(sent);
         for (id, behind) in slow {
             if behind {
-                self.app.metrics.slow_drops.fetch_add(1, Relaxed);
+                self.app.metrics.slow_drops.inc();
             }
             self.leave(id);
         }
@@ -904,7 +904,7 @@ impl Shell {
         self.handed_over = true;
         self.ai_stop.store(true, Relaxed);
         if self.room.result().is_none() {
-            self.app.metrics.live_games.fetch_sub(1, Relaxed);
+            self.app.metrics.live_games.dec();
         }
         let Some(cluster) = self.app.cluster().cloned() else { return };
         let mut local = Vec::new();
