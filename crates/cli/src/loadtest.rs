@@ -60,6 +60,15 @@ pub struct Args {
     /// Percent of spectators that disconnect and resume (with their last version) every 10 s.
     #[arg(long, default_value_t = 2)]
     churn: u32,
+    /// Bots and spectators whose socket fails (a node restarted or killed) connect again,
+    /// to their own node or the next, and carry on; for the cluster fault runs
+    /// (`scripts/cluster-faults.py`).
+    #[arg(long)]
+    reconnect: bool,
+    /// Write the moves the players were told of, by game, to this file (JSON: game id →
+    /// move texts by ply), to check against the store after the run.
+    #[arg(long)]
+    told: Option<std::path::PathBuf>,
     /// Also print move→opponent latency second by second of the run (by when each move was
     /// sent), to see when the slow moves happen.
     #[arg(long)]
@@ -101,7 +110,17 @@ struct Report {
     /// Frames read by spectators during the run, by their tag.
     #[serde(default)]
     frames: BTreeMap<String, u64>,
+    /// The moves players were told of, by game: the move texts by ply.
+    #[serde(default)]
+    told: BTreeMap<String, Vec<String>>,
+    /// Pairs of bots whose last move came more than [`STALLED`] before the end of the run.
+    #[serde(default)]
+    stalled: u64,
 }
+
+/// A pair of bots whose last move is older than this at the end of the run has a game that
+/// did not continue.
+const STALLED: Duration = Duration::from_secs(15);
 
 impl Report {
     fn merge(&mut self, other: Report) {
@@ -120,9 +139,16 @@ impl Report {
         for (tag, n) in other.frames {
             *self.frames.entry(tag).or_default() += n;
         }
+        self.told.extend(other.told);
+        self.stalled += other.stalled;
     }
 
-    fn print(self, args: &Args) {
+    fn print(mut self, args: &Args) -> Result<()> {
+        if let Some(path) = &args.told {
+            let told = std::mem::take(&mut self.told);
+            std::fs::write(path, serde_json::to_string(&told)?)
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
         println!(
             "{} games seated in {:.1} s; {} sockets open ({} failed) in {:.1} s",
             args.games, self.seated_s, self.open, self.failed, self.connected_s
@@ -154,6 +180,14 @@ impl Report {
             .map(|(tag, n)| format!("{tag} {:.0}", *n as f64 / args.duration as f64))
             .collect();
         println!("frames to spectators per second: {}", per_second.join(", "));
+        if args.reconnect {
+            println!(
+                "games whose last move was more than {} s before the end: {} of {}",
+                STALLED.as_secs(),
+                self.stalled,
+                args.games
+            );
+        }
         if self.errors.is_empty() {
             println!("errors: none");
         } else {
@@ -161,6 +195,7 @@ impl Report {
                 println!("error ×{n}: {what}");
             }
         }
+        Ok(())
     }
 }
 
@@ -181,9 +216,51 @@ struct Shared {
     spectator: Mutex<Vec<u32>>,
     /// Frames read by spectators during the run, by tag (index into [`FRAME_TAGS`]).
     frames: [AtomicU64; FRAME_TAGS.len()],
+    /// The moves players were told of, by game (texts by ply).
+    told: Mutex<HashMap<String, Vec<String>>>,
+    /// When each pair of bots last saw a move.
+    last_move: Mutex<HashMap<usize, Instant>>,
 }
 
 impl Shared {
+    /// A player of `pair` was told that `mv` was played at `ply` of `game`. A different move
+    /// at a ply already told of means a told move was lost (and replaced).
+    fn told(&self, game: &str, pair: usize, ply: u32, mv: &str, now: Instant) {
+        self.last_move.lock().unwrap_or_else(|e| e.into_inner()).insert(pair, now);
+        let mut told = self.told.lock().unwrap_or_else(|e| e.into_inner());
+        let moves = told.entry(game.to_string()).or_default();
+        let ply = ply as usize;
+        match moves.get(ply) {
+            Some(known) if known != mv => {
+                let was = known.clone();
+                drop(told);
+                self.error(format!("a told move was replaced: {game} ply {ply} {was} → {mv}"));
+            }
+            Some(_) => {}
+            None if ply == moves.len() => moves.push(mv.to_string()),
+            None => {
+                drop(told);
+                self.error(format!("a move of {game} told before the ones before it"));
+            }
+        }
+    }
+
+    /// A player was shown `moves` as the game so far: fewer than it was told of means told
+    /// moves were lost.
+    fn shown(&self, game: &str, moves: &[cannonade_wire::MoveInfo]) {
+        let mut told = self.told.lock().unwrap_or_else(|e| e.into_inner());
+        let known = told.entry(game.to_string()).or_default();
+        let agree = known.iter().zip(moves).all(|(k, m)| *k == m.mv);
+        let missing = known.len().saturating_sub(moves.len());
+        if moves.len() > known.len() {
+            known.extend(moves[known.len()..].iter().map(|m| m.mv.clone()));
+        }
+        drop(told);
+        if !agree || missing > 0 {
+            self.error(format!("a snapshot of {game} lacks {missing} told move(s) or differs"));
+        }
+    }
+
     fn error(&self, what: String) {
         *self.errors.lock().unwrap_or_else(|e| e.into_inner()).entry(what).or_default() += 1;
     }
@@ -372,6 +449,8 @@ enum BotFrame {
         game: String,
         ply: u32,
         seat: Seat,
+        /// The move's recorded text.
+        mv: String,
         pick: Option<String>,
     },
     Other(Box<ServerMsg>),
@@ -382,15 +461,18 @@ enum BotFrame {
 struct MovedPeek<'a> {
     #[serde(borrow)]
     game: &'a str,
-    event: MovedEventPeek,
+    #[serde(borrow)]
+    event: MovedEventPeek<'a>,
     #[serde(borrow)]
     legal: Option<Vec<PeekMove<'a>>>,
 }
 
 #[derive(serde::Deserialize)]
-struct MovedEventPeek {
+struct MovedEventPeek<'a> {
     ply: u32,
     seat: Seat,
+    #[serde(borrow)]
+    mv: Cow<'a, str>,
 }
 
 /// The next frame a bot needs; `None` when the socket closed.
@@ -400,7 +482,13 @@ async fn bot_frame(ws: &mut Ws, rng: &mut Rng) -> Result<Option<BotFrame>> {
     Ok(Some(if moved {
         let m: MovedPeek = serde_json::from_str(&t)?;
         let pick = pick(m.legal, rng);
-        BotFrame::Moved { game: m.game.to_string(), ply: m.event.ply, seat: m.event.seat, pick }
+        BotFrame::Moved {
+            game: m.game.to_string(),
+            ply: m.event.ply,
+            seat: m.event.seat,
+            mv: m.event.mv.into_owned(),
+            pick,
+        }
     } else {
         BotFrame::Other(Box::new(serde_json::from_str(&t)?))
     }))
@@ -459,7 +547,7 @@ pub fn run(args: Args) -> Result<()> {
     let report = runtime.block_on(load(args.clone(), servers, kind, part))?;
     match part {
         Some(_) => println!("{}", serde_json::to_string(&report)?),
-        None => report.print(&args),
+        None => report.print(&args)?,
     }
     Ok(())
 }
@@ -518,8 +606,7 @@ fn parent(args: &Args) -> Result<()> {
         let report: Report = serde_json::from_str(&last.context("a load process gave no report")?)?;
         merged.merge(report);
     }
-    merged.print(args);
-    Ok(())
+    merged.print(args)
 }
 
 /// Move→opponent latency by the second its move was sent: count, p50, p99 and max.
@@ -577,7 +664,8 @@ async fn load(
             Arc::new(Target { server, url, slots: Semaphore::new(256) })
         })
         .collect();
-    let target = |i: usize| targets[i % targets.len()].clone();
+    let targets = Arc::new(targets);
+    let route = |i: usize| Route { targets: targets.clone(), first: i, reconnect: args.reconnect };
     // A game, its bots and its spectators belong to one process: latencies are measured
     // against the mover's clock.
     let mine = |g: usize| part.is_none_or(|(i, n)| g % n == i);
@@ -597,7 +685,7 @@ async fn load(
         seated.push(seat_b.1);
         total += 2;
         let bot = |n: usize,
-                   target: Arc<Target>,
+                   route: Route,
                    invite: Option<oneshot::Sender<String>>,
                    accept: Option<oneshot::Receiver<String>>,
                    seated: oneshot::Sender<()>,
@@ -605,27 +693,17 @@ async fn load(
             let (shared, ready) = (shared.clone(), ready_rx.clone());
             let think = args.think_ms;
             tokio::spawn(async move {
-                if let Err(e) = bot(
-                    n,
-                    kind,
-                    target,
-                    shared.clone(),
-                    invite,
-                    accept,
-                    seated,
-                    id_tx,
-                    ready,
-                    think,
-                )
-                .await
+                if let Err(e) =
+                    bot(n, kind, route, shared.clone(), invite, accept, seated, id_tx, ready, think)
+                        .await
                 {
                     shared.error(format!("bot: {e}"));
                 }
             })
         };
         // The two players on two nodes (when there are several).
-        tasks.push(bot(2 * g, target(g), Some(code_tx), None, seat_a.0, Some(id_tx)));
-        tasks.push(bot(2 * g + 1, target(g + 1), None, Some(code_rx), seat_b.0, None));
+        tasks.push(bot(2 * g, route(g), Some(code_tx), None, seat_a.0, Some(id_tx)));
+        tasks.push(bot(2 * g + 1, route(g + 1), None, Some(code_rx), seat_b.0, None));
     }
     let setup_end = Instant::now() + SETUP;
     for s in seated {
@@ -638,7 +716,7 @@ async fn load(
             continue;
         }
         total += 1;
-        let (shared, target, ready) = (shared.clone(), target(s), ready_rx.clone());
+        let (shared, target, ready) = (shared.clone(), route(s), ready_rx.clone());
         let ids = games_ids.get(&game).cloned();
         let (proposals, churn, think) = (args.proposals, args.churn, args.think_ms);
         tasks.push(tokio::spawn(async move {
@@ -696,6 +774,12 @@ async fn load(
         tokio::time::timeout(Duration::from_secs(10), futures_util::future::join_all(tasks)).await;
     let take =
         |v: &Mutex<Vec<u32>>| std::mem::take(&mut *v.lock().unwrap_or_else(|e| e.into_inner()));
+    let last_move = shared.last_move.lock().unwrap_or_else(|e| e.into_inner());
+    let pairs = (0..args.games).filter(|&g| mine(g));
+    let stalled =
+        pairs.filter(|g| last_move.get(g).is_none_or(|&at| at + STALLED < end)).count() as u64;
+    drop(last_move);
+    let told = std::mem::take(&mut *shared.told.lock().unwrap_or_else(|e| e.into_inner()));
     Ok(Report {
         seated_s: (seated_at - started).as_secs_f64(),
         connected_s: (connected_at - started).as_secs_f64(),
@@ -713,6 +797,8 @@ async fn load(
             .map(|(tag, n)| (tag.to_string(), n.load(Relaxed)))
             .filter(|(_, n)| *n > 0)
             .collect(),
+        told: told.into_iter().collect(),
+        stalled,
     })
 }
 
@@ -733,11 +819,68 @@ async fn wait(at: Option<Instant>) {
     }
 }
 
+/// Where a bot or spectator connects and, with `--reconnect`, where it goes when its socket
+/// fails: its own node first, then the others in turn.
+#[derive(Clone)]
+struct Route {
+    targets: Arc<Vec<Arc<Target>>>,
+    first: usize,
+    reconnect: bool,
+}
+
+impl Route {
+    fn target(&self) -> &Target {
+        &self.targets[self.first % self.targets.len()]
+    }
+
+    /// Connects again with the session `token` after a lost socket, trying the nodes in turn
+    /// (its own first) with a growing pause, until `until`: a node being restarted or killed
+    /// refuses at once, and the cluster needs a few seconds to hand its games over.
+    async fn reconnect(&self, n: usize, token: &str, until: Option<Instant>) -> Result<Ws> {
+        let mut pause = Duration::from_millis(100);
+        let mut attempt = 0;
+        loop {
+            let target = &self.targets[(self.first + attempt) % self.targets.len()];
+            match target.connect(n, Some(token)).await {
+                Ok((ws, _)) => return Ok(ws),
+                Err(e) if !running(until) => return Err(e),
+                Err(_) => {}
+            }
+            attempt += 1;
+            tokio::time::sleep(pause).await;
+            pause = (pause * 2).min(Duration::from_secs(2));
+        }
+    }
+}
+
+/// Whether a lost socket is to be reconnected: with `--reconnect`, until the run (and its
+/// drain) is over.
+fn recovers(route: &Route, end: Option<Instant>) -> bool {
+    route.reconnect && running(end.map(|end| end + DRAIN))
+}
+
+/// A bot's game as it plays it; kept across reconnections.
+struct BotPlay {
+    /// The pair of bots (the game's index in the run).
+    pair: usize,
+    game: String,
+    me: Role,
+    choice: Option<String>,
+    ply: u32,
+    move_at: Option<Instant>,
+    end: Option<Instant>,
+    rng: Rng,
+    think: u64,
+    seated: Option<oneshot::Sender<()>>,
+    permit: Option<tokio::sync::SemaphorePermit<'static>>,
+    ids: Option<watch::Sender<Option<String>>>,
+}
+
 #[allow(clippy::too_many_arguments)]
 async fn bot(
     n: usize,
     kind: cannonade_games::GameKind,
-    target: Arc<Target>,
+    route: Route,
     shared: Arc<Shared>,
     invite: Option<oneshot::Sender<String>>,
     accept: Option<oneshot::Receiver<String>>,
@@ -746,7 +889,7 @@ async fn bot(
     mut ready: watch::Receiver<Option<Instant>>,
     think: u64,
 ) -> Result<()> {
-    let (mut ws, _) = match target.connect(n, None).await {
+    let (mut ws, token) = match route.target().connect(n, None).await {
         Ok(x) => x,
         Err(e) => {
             shared.failed_connects.fetch_add(1, Relaxed);
@@ -755,7 +898,7 @@ async fn bot(
     };
     shared.open.fetch_add(1, Relaxed);
     let clock = TimeControl { initial_ms: 3_600_000, increment_ms: 0 };
-    let mut permit = if invite.is_some() { Some(SEATING.acquire().await?) } else { None };
+    let permit = if invite.is_some() { Some(SEATING.acquire().await?) } else { None };
     if let Some(invite) = invite {
         send(
             &mut ws,
@@ -773,108 +916,165 @@ async fn bot(
         let code = accept.await?;
         send(&mut ws, &ClientMsg::AcceptSeek { id: code }).await?;
     }
-    let mut seated = Some(seated);
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (n as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D));
-    let mut game = String::new();
-    let mut me = Role::Spectator;
-    let mut choice: Option<String> = None;
-    let mut ply = 0u32;
-    let mut move_at: Option<Instant> = None;
-    let mut end = end_of(&ready);
+    let mut play = BotPlay {
+        pair: n / 2,
+        game: String::new(),
+        me: Role::Spectator,
+        choice: None,
+        ply: 0,
+        move_at: None,
+        end: end_of(&ready),
+        rng: Rng(0x9E37_79B9_7F4A_7C15 ^ (n as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D)),
+        think,
+        seated: Some(seated),
+        permit,
+        ids,
+    };
     loop {
-        let msg = tokio::select! {
-            m = bot_frame(&mut ws, &mut rng) => match m? { Some(m) => m, None => bail!("the server closed the socket") },
-            _ = wait(move_at) => {
-                move_at = None;
-                if let Some(mv) = choice.take().filter(|_| running(end)) {
-                    shared.sent.lock().unwrap_or_else(|e| e.into_inner()).insert(game.clone(), (ply, Instant::now()));
-                    send(&mut ws, &ClientMsg::Move { game: game.clone(), ply, mv }).await?;
-                }
-                continue;
-            }
-            _ = wait(end.map(|end| end + DRAIN)) => break,
-            r = ready.changed(), if end.is_none() => { r?; end = end_of(&ready); continue; }
-        };
-        let now = Instant::now();
-        let mut think_then = |pick: Option<String>, ply_now: u32, rng: &mut Rng| {
-            choice = pick;
-            if choice.is_some() {
-                ply = ply_now;
-                move_at = Some(now + Duration::from_millis(think / 2 + rng.below(think.max(1))));
-            }
-        };
-        let msg = match msg {
-            BotFrame::Moved { game: g, ply: p, seat, pick } => {
-                if g == game {
-                    if !me.holds(seat) {
-                        if let Some((us, sent)) = shared.latency(&game, p, now) {
-                            shared.opponent.lock().unwrap_or_else(|e| e.into_inner()).push(us);
-                            let mut at =
-                                shared.opponent_sent.lock().unwrap_or_else(|e| e.into_inner());
-                            at.push(sent);
-                        }
-                    } else {
-                        shared.moves.fetch_add(1, Relaxed);
-                    }
-                    think_then(pick, p + 1, &mut rng);
-                }
-                continue;
-            }
-            BotFrame::Other(msg) => *msg,
-        };
-        match msg {
-            ServerMsg::GameStarted { game: g, .. } => {
-                game = g;
-                send(&mut ws, &ClientMsg::Watch { game: game.clone(), since: None }).await?;
-                if let Some(ids) = &ids {
-                    let _ = ids.send(Some(game.clone()));
+        match play.play(&mut ws, &shared, &mut ready).await {
+            Ok(()) => break,
+            Err(_) if recovers(&route, play.end) => {
+                ws = route.reconnect(n, &token, play.end.map(|end| end + DRAIN)).await?;
+                shared.reconnects.fetch_add(1, Relaxed);
+                // The snapshot that answers says where the game is now.
+                play.choice = None;
+                play.move_at = None;
+                if !play.game.is_empty() {
+                    let watch = ClientMsg::Watch { game: play.game.clone(), since: None };
+                    send(&mut ws, &watch).await?;
                 }
             }
-            ServerMsg::Snapshot(s) => {
-                me = s.you;
-                if let Some(s) = seated.take() {
-                    let _ = s.send(());
-                }
-                permit.take();
-                let pick = s.legal.filter(|l| !l.is_empty()).map(|l| {
-                    let i = rng.below(l.len() as u64) as usize;
-                    l[i].mv.clone()
-                });
-                think_then(pick, s.moves.len() as u32, &mut rng);
-            }
-            ServerMsg::Event { game: g, event, .. } if g == game => match event {
-                GameEvent::Ended { .. } => {
-                    choice = None;
-                    move_at = None;
-                    if me == Role::First {
-                        send(
-                            &mut ws,
-                            &ClientMsg::Offer { game: game.clone(), kind: OfferKind::Rematch },
-                        )
-                        .await?;
-                    }
-                }
-                GameEvent::Offered { kind: OfferKind::Rematch, seat } if !me.holds(seat) => {
-                    send(
-                        &mut ws,
-                        &ClientMsg::Accept { game: game.clone(), kind: OfferKind::Rematch },
-                    )
-                    .await?;
-                }
-                _ => {}
-            },
-            ServerMsg::Error { code, message, .. } => shared.error(format!("{code:?}: {message}")),
-            _ => {}
+            Err(e) => return Err(e),
         }
     }
     let _ = ws.close(None).await;
     Ok(())
 }
 
+impl BotPlay {
+    /// Plays on `ws` until the run is over (`Ok`) or the socket fails (`Err`).
+    async fn play(
+        &mut self,
+        ws: &mut Ws,
+        shared: &Shared,
+        ready: &mut watch::Receiver<Option<Instant>>,
+    ) -> Result<()> {
+        loop {
+            let msg = tokio::select! {
+                m = bot_frame(ws, &mut self.rng) => match m? { Some(m) => m, None => bail!("the server closed the socket") },
+                _ = wait(self.move_at) => {
+                    self.move_at = None;
+                    if let Some(mv) = self.choice.take().filter(|_| running(self.end)) {
+                        shared.sent.lock().unwrap_or_else(|e| e.into_inner()).insert(self.game.clone(), (self.ply, Instant::now()));
+                        send(ws, &ClientMsg::Move { game: self.game.clone(), ply: self.ply, mv }).await?;
+                    }
+                    continue;
+                }
+                _ = wait(self.end.map(|end| end + DRAIN)) => return Ok(()),
+                r = ready.changed(), if self.end.is_none() => { r?; self.end = end_of(ready); continue; }
+            };
+            let now = Instant::now();
+            let msg = match msg {
+                BotFrame::Moved { game: g, ply: p, seat, mv, pick } => {
+                    if g == self.game {
+                        shared.told(&self.game, self.pair, p, &mv, now);
+                        if !self.me.holds(seat) {
+                            if let Some((us, sent)) = shared.latency(&self.game, p, now) {
+                                shared.opponent.lock().unwrap_or_else(|e| e.into_inner()).push(us);
+                                let mut at =
+                                    shared.opponent_sent.lock().unwrap_or_else(|e| e.into_inner());
+                                at.push(sent);
+                            }
+                        } else {
+                            shared.moves.fetch_add(1, Relaxed);
+                        }
+                        self.think_then(pick, p + 1, now);
+                    }
+                    continue;
+                }
+                BotFrame::Other(msg) => *msg,
+            };
+            match msg {
+                ServerMsg::GameStarted { game: g, .. } => {
+                    self.game = g;
+                    send(ws, &ClientMsg::Watch { game: self.game.clone(), since: None }).await?;
+                    if let Some(ids) = &self.ids {
+                        let _ = ids.send(Some(self.game.clone()));
+                    }
+                }
+                ServerMsg::Snapshot(s) => {
+                    self.me = s.you;
+                    if let Some(s) = self.seated.take() {
+                        let _ = s.send(());
+                    }
+                    self.permit.take();
+                    shared.shown(&s.game, &s.moves);
+                    let pick = s.legal.filter(|l| !l.is_empty()).map(|l| {
+                        let i = self.rng.below(l.len() as u64) as usize;
+                        l[i].mv.clone()
+                    });
+                    self.think_then(pick, s.moves.len() as u32, now);
+                }
+                ServerMsg::Event { game: g, event, .. } if g == self.game => match event {
+                    GameEvent::Ended { .. } => {
+                        self.choice = None;
+                        self.move_at = None;
+                        if self.me == Role::First {
+                            let offer = ClientMsg::Offer {
+                                game: self.game.clone(),
+                                kind: OfferKind::Rematch,
+                            };
+                            send(ws, &offer).await?;
+                        }
+                    }
+                    GameEvent::Offered { kind: OfferKind::Rematch, seat }
+                        if !self.me.holds(seat) =>
+                    {
+                        let accept =
+                            ClientMsg::Accept { game: self.game.clone(), kind: OfferKind::Rematch };
+                        send(ws, &accept).await?;
+                    }
+                    _ => {}
+                },
+                ServerMsg::Error { code, message, .. } => {
+                    shared.error(format!("{code:?}: {message}"))
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Plays `pick` at `ply` after a think, if there is one.
+    fn think_then(&mut self, pick: Option<String>, ply: u32, now: Instant) {
+        self.choice = pick;
+        if self.choice.is_some() {
+            self.ply = ply;
+            let think = self.think;
+            self.move_at =
+                Some(now + Duration::from_millis(think / 2 + self.rng.below(think.max(1))));
+        }
+    }
+}
+
+/// A spectator's view of its game as it watches; kept across reconnections.
+struct Watching {
+    game: String,
+    v: u64,
+    choice: Option<String>,
+    ply: u32,
+    propose_at: Option<Instant>,
+    end: Option<Instant>,
+    churn_at: Option<Instant>,
+    rng: Rng,
+    proposals: bool,
+    churn: u32,
+    think: u64,
+}
+
 #[allow(clippy::too_many_arguments)]
 async fn spectator(
     n: usize,
-    target: Arc<Target>,
+    route: Route,
     shared: Arc<Shared>,
     ids: Option<watch::Receiver<Option<String>>>,
     mut ready: watch::Receiver<Option<Instant>>,
@@ -882,7 +1082,7 @@ async fn spectator(
     churn: u32,
     think: u64,
 ) -> Result<()> {
-    let mut game = match ids {
+    let game = match ids {
         Some(mut ids) => tokio::time::timeout(SETUP, ids.wait_for(Option::is_some))
             .await
             .map_err(|_| anyhow::anyhow!("its game was never set up"))
@@ -893,7 +1093,7 @@ async fn spectator(
             .unwrap_or_default(),
         None => String::new(),
     };
-    let (mut ws, token) = match target.connect(n, None).await {
+    let (mut ws, token) = match route.target().connect(n, None).await {
         Ok(x) => x,
         Err(e) => {
             shared.failed_connects.fetch_add(1, Relaxed);
@@ -905,74 +1105,118 @@ async fn spectator(
         send(&mut ws, &ClientMsg::Watch { game: game.clone(), since: None }).await?;
     }
     let mut rng = Rng(0xD1B5_4A32_D192_ED03 ^ (n as u64 + 7).wrapping_mul(0x9E37_79B9));
-    let mut v = 0u64;
-    let mut choice: Option<String> = None;
-    let mut ply = 0u32;
-    let mut propose_at: Option<Instant> = None;
-    let mut end = end_of(&ready);
-    let mut churn_at = Some(Instant::now() + Duration::from_millis(10_000 + rng.below(10_000)));
+    let churn_at = Some(Instant::now() + Duration::from_millis(10_000 + rng.below(10_000)));
+    let mut watching = Watching {
+        game,
+        v: 0,
+        choice: None,
+        ply: 0,
+        propose_at: None,
+        end: end_of(&ready),
+        churn_at,
+        rng,
+        proposals,
+        churn,
+        think,
+    };
     loop {
-        let frame = tokio::select! {
-            m = peek(&mut ws, &shared) => match m? { Some(m) => m, None => bail!("the server closed the socket") },
-            _ = wait(propose_at) => {
-                propose_at = None;
-                if let Some(mv) = choice.take().filter(|_| running(end)) {
-                    send(&mut ws, &ClientMsg::Propose { game: game.clone(), ply, mv }).await?;
-                }
-                continue;
+        match watching.watch(&mut ws, n, &route, &token, &shared, &mut ready).await {
+            Ok(()) => break,
+            Err(_) if recovers(&route, watching.end) => {
+                ws = route.reconnect(n, &token, watching.end.map(|end| end + DRAIN)).await?;
+                shared.reconnects.fetch_add(1, Relaxed);
+                // A proposal for the ply it knew may be stale now.
+                watching.choice = None;
+                watching.propose_at = None;
+                watching.resume(&mut ws).await?;
             }
-            _ = wait(churn_at), if !game.is_empty() && running(end) => {
-                churn_at = Some(Instant::now() + Duration::from_secs(10));
-                if rng.below(100) < churn as u64 {
-                    let _ = ws.close(None).await;
-                    ws = target.connect(n, Some(&token)).await?.0;
-                    shared.reconnects.fetch_add(1, Relaxed);
-                    send(&mut ws, &ClientMsg::Watch { game: game.clone(), since: Some(v) }).await?;
-                }
-                continue;
-            }
-            _ = wait(end.map(|end| end + DRAIN)) => break,
-            r = ready.changed(), if end.is_none() => { r?; end = end_of(&ready); continue; }
-        };
-        let now = Instant::now();
-        let msg: Peek = serde_json::from_str(&frame)?;
-        match (msg.t, msg.event) {
-            ("snapshot", _) => {
-                v = msg.v.unwrap_or(0);
-                ply = msg.moves.map_or(0, |m| m.len() as u32);
-                choice = pick(msg.legal, &mut rng);
-            }
-            ("event", Some(event)) if msg.game == Some(game.as_str()) => {
-                v = msg.v.unwrap_or(v);
-                match (event.e, event.ply, event.game) {
-                    ("moved", Some(p), _) => {
-                        if let Some((us, _)) = shared.latency(&game, p, now) {
-                            shared.spectator.lock().unwrap_or_else(|e| e.into_inner()).push(us);
-                        }
-                        ply = p + 1;
-                        choice = pick(msg.legal, &mut rng);
-                        if proposals && choice.is_some() {
-                            propose_at =
-                                Some(now + Duration::from_millis(rng.below(think.max(2) / 2)));
-                        }
-                    }
-                    ("rematch", _, Some(next)) => {
-                        game = next.to_string();
-                        v = 0;
-                        send(&mut ws, &ClientMsg::Watch { game: game.clone(), since: None })
-                            .await?;
-                    }
-                    _ => {}
-                }
-            }
-            ("error", _) => shared.error(format!(
-                "{}: {}",
-                msg.code.unwrap_or_default(),
-                msg.message.unwrap_or_default()
-            )),
-            _ => {}
+            Err(e) => return Err(e),
         }
     }
     let _ = ws.close(None).await;
     Ok(())
+}
+
+impl Watching {
+    /// Asks for what was missed since the last version seen, on a new socket.
+    async fn resume(&mut self, ws: &mut Ws) -> Result<()> {
+        if !self.game.is_empty() {
+            send(ws, &ClientMsg::Watch { game: self.game.clone(), since: Some(self.v) }).await?;
+        }
+        Ok(())
+    }
+
+    /// Watches on `ws` until the run is over (`Ok`) or the socket fails (`Err`).
+    async fn watch(
+        &mut self,
+        ws: &mut Ws,
+        n: usize,
+        route: &Route,
+        token: &str,
+        shared: &Shared,
+        ready: &mut watch::Receiver<Option<Instant>>,
+    ) -> Result<()> {
+        loop {
+            let frame = tokio::select! {
+                m = peek(ws, shared) => match m? { Some(m) => m, None => bail!("the server closed the socket") },
+                _ = wait(self.propose_at) => {
+                    self.propose_at = None;
+                    if let Some(mv) = self.choice.take().filter(|_| running(self.end)) {
+                        send(ws, &ClientMsg::Propose { game: self.game.clone(), ply: self.ply, mv }).await?;
+                    }
+                    continue;
+                }
+                _ = wait(self.churn_at), if !self.game.is_empty() && running(self.end) => {
+                    self.churn_at = Some(Instant::now() + Duration::from_secs(10));
+                    if self.rng.below(100) < self.churn as u64 {
+                        let _ = ws.close(None).await;
+                        *ws = route.target().connect(n, Some(token)).await?.0;
+                        shared.reconnects.fetch_add(1, Relaxed);
+                        self.resume(ws).await?;
+                    }
+                    continue;
+                }
+                _ = wait(self.end.map(|end| end + DRAIN)) => return Ok(()),
+                r = ready.changed(), if self.end.is_none() => { r?; self.end = end_of(ready); continue; }
+            };
+            let now = Instant::now();
+            let msg: Peek = serde_json::from_str(&frame)?;
+            match (msg.t, msg.event) {
+                ("snapshot", _) => {
+                    self.v = msg.v.unwrap_or(0);
+                    self.ply = msg.moves.map_or(0, |m| m.len() as u32);
+                    self.choice = pick(msg.legal, &mut self.rng);
+                }
+                ("event", Some(event)) if msg.game == Some(self.game.as_str()) => {
+                    self.v = msg.v.unwrap_or(self.v);
+                    match (event.e, event.ply, event.game) {
+                        ("moved", Some(p), _) => {
+                            if let Some((us, _)) = shared.latency(&self.game, p, now) {
+                                shared.spectator.lock().unwrap_or_else(|e| e.into_inner()).push(us);
+                            }
+                            self.ply = p + 1;
+                            self.choice = pick(msg.legal, &mut self.rng);
+                            if self.proposals && self.choice.is_some() {
+                                let delay = self.rng.below(self.think.max(2) / 2);
+                                self.propose_at = Some(now + Duration::from_millis(delay));
+                            }
+                        }
+                        ("rematch", _, Some(next)) => {
+                            self.game = next.to_string();
+                            self.v = 0;
+                            let watch = ClientMsg::Watch { game: self.game.clone(), since: None };
+                            send(ws, &watch).await?;
+                        }
+                        _ => {}
+                    }
+                }
+                ("error", _) => shared.error(format!(
+                    "{}: {}",
+                    msg.code.unwrap_or_default(),
+                    msg.message.unwrap_or_default()
+                )),
+                _ => {}
+            }
+        }
+    }
 }
