@@ -1220,3 +1220,34 @@ impl Watching {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(mv: &str) -> cannonade_wire::MoveInfo {
+        cannonade_wire::MoveInfo { mv: mv.into(), display: mv.into(), seat: Seat::First }
+    }
+
+    fn errors(shared: &Shared) -> Vec<String> {
+        shared.errors.lock().unwrap().keys().cloned().collect()
+    }
+
+    /// The fault runs' own check: a told move replaced, or missing from a later snapshot, is
+    /// an error; the same move told to both players, or a snapshot that agrees, is not.
+    #[test]
+    fn told_moves_that_go_missing_or_change_are_errors() {
+        let shared = Shared::default();
+        let now = Instant::now();
+        shared.told("g", 0, 0, "a1a2", now);
+        shared.told("g", 0, 0, "a1a2", now);
+        shared.told("g", 0, 1, "b1b2", now);
+        shared.shown("g", &[info("a1a2"), info("b1b2"), info("c1c2")]);
+        assert!(errors(&shared).is_empty(), "{:?}", errors(&shared));
+        assert_eq!(shared.told.lock().unwrap()["g"], ["a1a2", "b1b2", "c1c2"]);
+        shared.shown("g", &[info("a1a2")]);
+        assert_eq!(errors(&shared).len(), 1, "{:?}", errors(&shared));
+        shared.told("g", 0, 1, "b1b3", now);
+        assert_eq!(errors(&shared).len(), 2, "{:?}", errors(&shared));
+    }
+}
