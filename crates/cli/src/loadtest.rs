@@ -37,6 +37,11 @@ pub struct Args {
     /// Live games (two bot sockets each); 0 opens only idle spectator sockets.
     #[arg(long, default_value_t = 10)]
     games: usize,
+    /// Games against the engine besides the live games: a bot each, on the levels 1 to 10 in
+    /// turn, playing random legal moves with the same think time; their reply times are
+    /// reported per level.
+    #[arg(long, default_value_t = 0)]
+    ai_games: usize,
     /// Spectator sockets, spread evenly over the games.
     #[arg(long, default_value_t = 0)]
     spectators: usize,
@@ -116,6 +121,10 @@ struct Report {
     /// Pairs of bots whose last move came more than [`STALLED`] before the end of the run.
     #[serde(default)]
     stalled: u64,
+    /// The engine's reply times in games against it, by level: from the bot's move sent to
+    /// the engine's move read, microseconds.
+    #[serde(default)]
+    ai: BTreeMap<u8, Vec<u32>>,
 }
 
 /// A pair of bots whose last move is older than this at the end of the run has a game that
@@ -141,6 +150,9 @@ impl Report {
         }
         self.told.extend(other.told);
         self.stalled += other.stalled;
+        for (level, v) in other.ai {
+            self.ai.entry(level).or_default().extend(v);
+        }
     }
 
     fn print(mut self, args: &Args) -> Result<()> {
@@ -174,6 +186,9 @@ impl Report {
         }
         percentiles("move→opponent", self.opponent);
         percentiles("move→spectator", self.spectator);
+        for (level, v) in std::mem::take(&mut self.ai) {
+            percentiles(&format!("engine reply, level {level:>2}"), v);
+        }
         let per_second: Vec<String> = self
             .frames
             .iter()
@@ -220,6 +235,8 @@ struct Shared {
     told: Mutex<HashMap<String, Vec<String>>>,
     /// When each pair of bots last saw a move.
     last_move: Mutex<HashMap<usize, Instant>>,
+    /// The engine's reply times during the run, by level (microseconds).
+    ai: Mutex<BTreeMap<u8, Vec<u32>>>,
 }
 
 impl Shared {
@@ -513,7 +530,11 @@ fn check_url(url: &str) -> Result<SocketAddr> {
 
 pub fn run(args: Args) -> Result<()> {
     let servers = args.urls.iter().map(|u| check_url(u)).collect::<Result<Vec<_>>>()?;
-    if args.games > MAX_GAMES || args.spectators > MAX_SPECTATORS || args.duration > MAX_DURATION {
+    if args.games > MAX_GAMES
+        || args.ai_games > MAX_GAMES
+        || args.spectators > MAX_SPECTATORS
+        || args.duration > MAX_DURATION
+    {
         bail!("at most {MAX_GAMES} games, {MAX_SPECTATORS} spectators and {MAX_DURATION} s");
     }
     if args.games == 0 && args.proposals {
@@ -705,6 +726,22 @@ async fn load(
         tasks.push(bot(2 * g, route(g), Some(code_tx), None, seat_a.0, Some(id_tx)));
         tasks.push(bot(2 * g + 1, route(g + 1), None, Some(code_rx), seat_b.0, None));
     }
+    for a in (0..args.ai_games).filter(|&a| mine(a)) {
+        let (shared, ready) = (shared.clone(), ready_rx.clone());
+        let (route, think) = (route(a), args.think_ms);
+        let (seat_tx, seat_rx) = oneshot::channel();
+        seated.push(seat_rx);
+        total += 1;
+        tasks.push(tokio::spawn(async move {
+            let level = (a % 10) as u8 + 1;
+            let n = 2 * MAX_GAMES + MAX_SPECTATORS + a;
+            if let Err(e) =
+                ai_player(n, kind, level, route, shared.clone(), seat_tx, ready, think).await
+            {
+                shared.error(format!("AI game: {e}"));
+            }
+        }));
+    }
     let setup_end = Instant::now() + SETUP;
     for s in seated {
         let _ = tokio::time::timeout_at(setup_end, s).await;
@@ -780,6 +817,7 @@ async fn load(
         pairs.filter(|g| last_move.get(g).is_none_or(|&at| at + STALLED < end)).count() as u64;
     drop(last_move);
     let told = std::mem::take(&mut *shared.told.lock().unwrap_or_else(|e| e.into_inner()));
+    let ai = std::mem::take(&mut *shared.ai.lock().unwrap_or_else(|e| e.into_inner()));
     Ok(Report {
         seated_s: (seated_at - started).as_secs_f64(),
         connected_s: (connected_at - started).as_secs_f64(),
@@ -799,6 +837,7 @@ async fn load(
             .collect(),
         told: told.into_iter().collect(),
         stalled,
+        ai,
     })
 }
 
@@ -831,6 +870,14 @@ struct Route {
 impl Route {
     fn target(&self) -> &Target {
         &self.targets[self.first % self.targets.len()]
+    }
+
+    /// The first connection of a bot or spectator, a new session, counted as open or failed.
+    async fn open(&self, n: usize, shared: &Shared) -> Result<(Ws, String)> {
+        let opened = self.target().connect(n, None).await;
+        let count = if opened.is_ok() { &shared.open } else { &shared.failed_connects };
+        count.fetch_add(1, Relaxed);
+        opened
     }
 
     /// Connects again with the session `token` after a lost socket, trying the nodes in turn
@@ -889,14 +936,7 @@ async fn bot(
     mut ready: watch::Receiver<Option<Instant>>,
     think: u64,
 ) -> Result<()> {
-    let (mut ws, token) = match route.target().connect(n, None).await {
-        Ok(x) => x,
-        Err(e) => {
-            shared.failed_connects.fetch_add(1, Relaxed);
-            return Err(e);
-        }
-    };
-    shared.open.fetch_add(1, Relaxed);
+    let (mut ws, token) = route.open(n, &shared).await?;
     let clock = TimeControl { initial_ms: 3_600_000, increment_ms: 0 };
     let permit = if invite.is_some() { Some(SEATING.acquire().await?) } else { None };
     if let Some(invite) = invite {
@@ -1093,14 +1133,7 @@ async fn spectator(
             .unwrap_or_default(),
         None => String::new(),
     };
-    let (mut ws, token) = match route.target().connect(n, None).await {
-        Ok(x) => x,
-        Err(e) => {
-            shared.failed_connects.fetch_add(1, Relaxed);
-            return Err(e);
-        }
-    };
-    shared.open.fetch_add(1, Relaxed);
+    let (mut ws, token) = route.open(n, &shared).await?;
     if !game.is_empty() {
         send(&mut ws, &ClientMsg::Watch { game: game.clone(), since: None }).await?;
     }
@@ -1219,6 +1252,112 @@ impl Watching {
             }
         }
     }
+}
+
+/// A bot playing the engine at `level`: random legal moves after a think, and the time from
+/// each move sent to the engine's answer measured during the run.
+#[allow(clippy::too_many_arguments)]
+async fn ai_player(
+    n: usize,
+    kind: cannonade_games::GameKind,
+    level: u8,
+    route: Route,
+    shared: Arc<Shared>,
+    seated: oneshot::Sender<()>,
+    mut ready: watch::Receiver<Option<Instant>>,
+    think: u64,
+) -> Result<()> {
+    let (mut ws, _) = route.open(n, &shared).await?;
+    let clock = TimeControl { initial_ms: 3_600_000, increment_ms: 0 };
+    let start = ClientMsg::PlayAi {
+        game: kind,
+        options: String::new(),
+        clock,
+        level,
+        seat: Some(Seat::First),
+    };
+    send(&mut ws, &start).await?;
+    let mut seated = Some(seated);
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D ^ (n as u64 + 3).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let (mut game, mut me) = (String::new(), Role::Spectator);
+    let mut choice: Option<String> = None;
+    let mut ply = 0u32;
+    let mut move_at: Option<Instant> = None;
+    let mut sent: Option<Instant> = None;
+    let mut end = end_of(&ready);
+    loop {
+        let msg = tokio::select! {
+            m = bot_frame(&mut ws, &mut rng) => match m? { Some(m) => m, None => bail!("the server closed the socket") },
+            _ = wait(move_at) => {
+                move_at = None;
+                if let Some(mv) = choice.take().filter(|_| running(end)) {
+                    sent = Some(Instant::now());
+                    send(&mut ws, &ClientMsg::Move { game: game.clone(), ply, mv }).await?;
+                }
+                continue;
+            }
+            _ = wait(end.map(|end| end + DRAIN)) => break,
+            r = ready.changed(), if end.is_none() => { r?; end = end_of(&ready); continue; }
+        };
+        let now = Instant::now();
+        let mut think_then = |pick: Option<String>, at: u32, rng: &mut Rng| {
+            choice = pick;
+            if choice.is_some() {
+                ply = at;
+                move_at = Some(now + Duration::from_millis(think / 2 + rng.below(think.max(1))));
+            }
+        };
+        match msg {
+            BotFrame::Moved { game: g, ply: p, seat, pick, .. } if g == game => {
+                if me.holds(seat) {
+                    shared.moves.fetch_add(1, Relaxed);
+                } else {
+                    let measured =
+                        shared.from.get().is_some_and(|from| sent.is_some_and(|at| at >= *from));
+                    if let Some(at) = sent.take().filter(|_| measured) {
+                        let us = now.saturating_duration_since(at).as_micros() as u32;
+                        shared
+                            .ai
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .entry(level)
+                            .or_default()
+                            .push(us);
+                    }
+                }
+                think_then(pick, p + 1, &mut rng);
+            }
+            BotFrame::Moved { .. } => {}
+            BotFrame::Other(msg) => match *msg {
+                ServerMsg::GameStarted { game: g, .. } => {
+                    game = g;
+                    send(&mut ws, &ClientMsg::Watch { game: game.clone(), since: None }).await?;
+                }
+                ServerMsg::Snapshot(s) => {
+                    me = s.you;
+                    if let Some(s) = seated.take() {
+                        let _ = s.send(());
+                    }
+                    let pick = s
+                        .legal
+                        .filter(|l| !l.is_empty())
+                        .map(|l| l[rng.below(l.len() as u64) as usize].mv.clone());
+                    think_then(pick, s.moves.len() as u32, &mut rng);
+                }
+                ServerMsg::Event { game: g, event: GameEvent::Ended { .. }, .. } if g == game => {
+                    // A new game at the same level, so the load stays the same.
+                    (choice, move_at, sent) = (None, None, None);
+                    send(&mut ws, &start).await?;
+                }
+                ServerMsg::Error { code, message, .. } => {
+                    shared.error(format!("{code:?}: {message}"))
+                }
+                _ => {}
+            },
+        }
+    }
+    let _ = ws.close(None).await;
+    Ok(())
 }
 
 #[cfg(test)]
