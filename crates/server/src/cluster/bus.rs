@@ -46,7 +46,8 @@ pub trait Bus: Send + Sync + 'static {
     /// Takes the lease `key` for `holder` for `ttl` if nobody holds it (extending it if
     /// `holder` does); returns who holds it afterwards.
     fn lease<'a>(&'a self, key: &'a str, holder: &'a str, ttl: Duration) -> BusFuture<'a, String>;
-    /// Extends the leases among `keys` that `holder` still holds; per key, whether it did.
+    /// Extends the leases among `keys` that `holder` still holds, and takes again those that
+    /// nobody holds; per key, whether `holder` holds it now.
     fn renew<'a>(
         &'a self,
         keys: &'a [String],
@@ -182,7 +183,12 @@ impl Bus for LocalBus {
                     e.1 = until;
                     true
                 }
-                _ => false,
+                Some(e) if e.1 > Instant::now() => false,
+                // Nobody holds it (it ran out, or the store of keys was emptied): taken again.
+                _ => {
+                    map.insert(k.clone(), (holder.to_string(), until));
+                    true
+                }
             })
             .collect();
         ready(held)
@@ -224,6 +230,20 @@ mod tests {
         assert_eq!(bus.renew(&["g".into()], "a", ttl).await.unwrap(), vec![true]);
         tokio::time::sleep(Duration::from_millis(80)).await;
         assert_eq!(bus.lease("g", "b", ttl).await.unwrap(), "b");
+    }
+
+    /// A lease nobody holds (a Redis that restarted empty) is taken again by the node that
+    /// renews it, never from a node that holds it.
+    #[tokio::test]
+    async fn renewing_a_lease_nobody_holds_takes_it_again() {
+        let hub = LocalHub::new();
+        let (bus, _) = hub.join(&[]);
+        let ttl = Duration::from_secs(10);
+        assert_eq!(bus.lease("held", "b", ttl).await.unwrap(), "b");
+        let keys = ["free".to_string(), "held".to_string()];
+        assert_eq!(bus.renew(&keys, "a", ttl).await.unwrap(), vec![true, false]);
+        assert_eq!(bus.get("free").await.unwrap().as_deref(), Some("a"));
+        assert_eq!(bus.get("held").await.unwrap().as_deref(), Some("b"));
     }
 
     #[tokio::test]

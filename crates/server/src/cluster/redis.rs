@@ -316,9 +316,13 @@ async fn answer(rx: oneshot::Receiver<Result<Reply, BusError>>) -> Result<Reply,
     }
 }
 
-/// Extends a lease only if it is still the caller's.
+/// Extends a lease if it is still the caller's, and takes it again if nobody holds it (a
+/// Redis that restarted empty forgot every lease: the node running the game is still its
+/// owner, and relays wait a renewal before they take a free lease, see `relay::check`).
 const RENEW: &str = "local held = {} for i, key in ipairs(KEYS) do \
-    if redis.call('get', key) == ARGV[1] then held[i] = redis.call('pexpire', key, ARGV[2]) \
+    local h = redis.call('get', key) \
+    if h == ARGV[1] then held[i] = redis.call('pexpire', key, ARGV[2]) \
+    elseif not h then redis.call('set', key, ARGV[1], 'PX', ARGV[2]) held[i] = 1 \
     else held[i] = 0 end end return held";
 
 /// Leases renewed by one call of [`RENEW`]: one call for a node's thousands of games kept
@@ -562,14 +566,18 @@ mod tests {
         let run = format!("renew-test-{}", std::process::id());
         let keys: Vec<String> = (0..RENEW_CHUNK + 44).map(|i| format!("{run}:{i}")).collect();
         let ttl = Duration::from_secs(5);
-        // Every seventh key is held by another node; the last few are held by nobody.
+        // Every seventh key is held by another node; the last few are held by nobody, and
+        // renewing takes them (as after a Redis that restarted empty).
         for (i, k) in keys.iter().enumerate().take(RENEW_CHUNK + 40) {
             let holder = if i % 7 == 3 { "other" } else { "me" };
             assert_eq!(bus.lease(k, holder, ttl).await.unwrap(), holder);
         }
         let held = bus.renew(&keys, "me", ttl).await.unwrap();
-        let want: Vec<bool> = (0..keys.len()).map(|i| i < RENEW_CHUNK + 40 && i % 7 != 3).collect();
+        let want: Vec<bool> =
+            (0..keys.len()).map(|i| i >= RENEW_CHUNK + 40 || i % 7 != 3).collect();
         assert_eq!(held, want);
+        assert_eq!(bus.get(&keys[keys.len() - 1]).await.unwrap().as_deref(), Some("me"));
+        assert_eq!(bus.get(&keys[3]).await.unwrap().as_deref(), Some("other"));
         assert!(bus.renew(&[], "me", ttl).await.unwrap().is_empty());
     }
 

@@ -125,6 +125,10 @@ impl RelayEntry {
 /// How long a relay stays without sockets before it ends.
 const IDLE: Duration = Duration::from_secs(30);
 
+/// Beyond a third of a lease, how long a relay waits for a live owner to take a free lease
+/// again before taking it itself.
+const RENEWAL_SLACK: Duration = Duration::from_millis(500);
+
 struct Relay {
     app: Arc<App>,
     cluster: Arc<Cluster>,
@@ -332,7 +336,16 @@ impl Relay {
     /// and this relay ends (its sockets now follow the local actor).
     async fn check(&mut self) -> bool {
         let key = lease_key(&self.game);
-        let holder = match self.cluster.bus.get(&key).await {
+        let mut found = self.cluster.bus.get(&key).await;
+        if let Ok(None) = found {
+            // Free: its owner died, or Redis restarted empty and forgot every lease. A live
+            // owner takes its leases again at its next renewal (a third of their life); had
+            // this node taken it first, the two would both run the game for a moment, and a
+            // move the old owner committed meanwhile would be missing from this node's copy.
+            tokio::time::sleep(self.cluster.lease / 3 + RENEWAL_SLACK).await;
+            found = self.cluster.bus.get(&key).await;
+        }
+        let holder = match found {
             Ok(Some(h)) => h,
             Ok(None) => {
                 match self.cluster.bus.lease(&key, &self.cluster.node, self.cluster.lease).await {
