@@ -124,10 +124,12 @@ pub struct ReviewOptions {
 /// under a minute on one core (docs/analysis.md has the measurements).
 pub fn default_depth(kind: GameKind) -> u32 {
     match kind {
-        GameKind::Xiangqi => 10,
-        GameKind::Banqi => 6,
+        GameKind::Xiangqi => 12,
+        // Every flip is a search per piece that may come up: depth 4 took over 100 s.
+        GameKind::Banqi => 3,
         GameKind::ChessBattle => 8,
-        GameKind::Commander => 6,
+        // Depth 6 took over 2 minutes: Commander positions have the most moves.
+        GameKind::Commander => 4,
     }
 }
 
