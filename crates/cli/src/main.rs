@@ -6,6 +6,7 @@ mod match_runner;
 mod perft;
 mod pgn;
 mod play;
+mod review;
 mod selfplay;
 mod serve;
 mod uci;
@@ -44,6 +45,9 @@ enum Command {
     Pgn(pgn::Args),
     /// Checks a finished Banqi game record: every flip must follow from the revealed seed.
     Verify(verify::Args),
+    /// Reviews every game of a PGN file with the engine and writes it back annotated:
+    /// `[%eval]` per move, `?!` `?` `??` as NAGs and the best move where one is marked.
+    Review(review::Args),
     /// Plays a game on the terminal board: hot-seat, or against the engine with --ai.
     Play(play::Args),
     /// Runs the online server: lobby, live games, spectators (open the address in a browser).
@@ -64,6 +68,7 @@ fn main() -> Result<()> {
         Command::Verify(args) => verify::run(args),
         Command::Pgn(args) => pgn::run(args),
         Command::Play(args) => play::run(args),
+        Command::Review(args) => review::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Loadtest(args) => loadtest::run(args),
         Command::Selfplay(args) => selfplay::run(args),

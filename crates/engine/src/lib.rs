@@ -29,6 +29,7 @@ mod limits;
 pub mod nnue;
 mod pacing;
 pub mod params;
+pub mod review;
 mod search;
 mod tt;
 

@@ -52,6 +52,9 @@ pub struct Config {
     /// Origins besides the server's own whose pages may open a websocket
     /// (`https://example.org`, exactly as browsers send them).
     pub allowed_origins: Vec<String>,
+    /// The depth of every search of a game review; `None`: each game's default
+    /// ([`cannonade_engine::review::default_depth`], docs/analysis.md).
+    pub review_depth: Option<u32>,
     /// Limits per client.
     pub limits: crate::limits::Limits,
 }
@@ -82,6 +85,7 @@ impl Default for Config {
             secure_cookies: false,
             trust_proxy: false,
             allowed_origins: Vec::new(),
+            review_depth: None,
             limits: crate::limits::Limits::default(),
         }
     }

@@ -4,6 +4,7 @@
 use crate::account::{self, AccountError};
 use crate::client::Client;
 use crate::game::import::{MAX_GAMES_PER_REQUEST, import_all, store_all};
+use crate::reviews::Refused;
 use crate::session::{self, SessionError, UserCtx};
 use crate::socket;
 use crate::state::App;
@@ -36,6 +37,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games", get(games))
         .route("/api/game/{id}/export", get(export))
         .route("/api/game/{id}/positions", get(positions))
+        .route("/api/game/{id}/review", get(review).post(request_review))
         .route("/api/my-games", get(my_games))
         .route("/api/geometry", get(geometries))
         .route("/api/starts", get(starts))
@@ -310,6 +312,45 @@ async fn positions(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respo
         Ok(None) => error(StatusCode::NOT_FOUND, format!("no game '{id}'")),
         Err(e) => internal(ErrorCode::Storage, "the game could not be read", &e),
     }
+}
+
+/// A game's review: stored, pending (with its place in line) or none (docs/server.md).
+/// Anyone may read it: a review exists only once the game is over.
+async fn review(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+    match app.reviews.status(&app, &id).await {
+        Ok(Some(status)) => json_text(status.to_json()),
+        Ok(None) => error(StatusCode::NOT_FOUND, format!("no game '{id}'")),
+        Err(e) => internal(ErrorCode::Storage, "a review could not be read", &e),
+    }
+}
+
+/// Asks for the review of a finished game that has none (an imported record): needs a
+/// session, and a user may have [`crate::limits::Limits::reviews_per_user`] pending. A game
+/// reviewed or pending already is not reviewed again: the answer says where it is.
+async fn request_review(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    jar: CookieJar,
+) -> Response {
+    let user = match signed_session(&app, &headers, &jar).await {
+        Ok(user) => user,
+        Err(res) => return res,
+    };
+    match app.reviews.request(&app, &id, &user.id).await {
+        Ok(status) => json_text(status.to_json()),
+        Err(Refused::NotFound) => error(StatusCode::NOT_FOUND, format!("no game '{id}'")),
+        Err(Refused::Live) => error(StatusCode::CONFLICT, "the game is still being played"),
+        Err(Refused::TooMany(e)) => {
+            refuse(StatusCode::TOO_MANY_REQUESTS, ErrorCode::LimitReached, e.to_string())
+        }
+        Err(Refused::Failed(e)) => internal(ErrorCode::Storage, "a review could not be queued", &e),
+    }
+}
+
+/// A JSON text made elsewhere, as the answer.
+fn json_text(text: String) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], text).into_response()
 }
 
 /// How many games `/api/my-games` lists.

@@ -23,6 +23,7 @@ mod lobby;
 mod metrics;
 mod profile;
 mod rating;
+pub mod reviews;
 mod session;
 mod socket;
 mod state;

@@ -54,6 +54,9 @@ pub struct Limits {
     pub untimed_idle: Duration,
     /// PGN imports (`POST /api/import`, up to 200 games each) per address.
     pub imports_per_address: Rate,
+    /// Game reviews a user may have waiting or running at once (`POST
+    /// /api/game/{id}/review`); reviews queued at a game's end are not counted.
+    pub reviews_per_user: usize,
     /// How long a connection may take to send a request's head (and may stay idle between
     /// requests) before it is closed.
     pub header_timeout: Duration,
@@ -78,6 +81,9 @@ impl Default for Limits {
             // Each import replays every move of up to 200 games: a person imports a file
             // now and then, a script filling the store gets one request per 30 s.
             imports_per_address: Rate { burst: 10, every: Duration::from_secs(30) },
+            // A review of a long game takes an engine most of a minute: a player reviewing
+            // a few imported games waits in line, a script cannot fill the queue.
+            reviews_per_user: 3,
             // A browser sends a request's head in one packet; ten seconds leaves room for
             // a slow mobile link and frees a slow-loris connection quickly.
             header_timeout: Duration::from_secs(10),

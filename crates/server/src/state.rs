@@ -45,6 +45,8 @@ pub struct App {
     pub cluster: OnceLock<Arc<Cluster>>,
     /// Limits per client.
     pub limiter: Arc<Limiter>,
+    /// Game reviews pending on this node.
+    pub reviews: crate::reviews::Reviews,
     next_conn: AtomicU64,
 }
 
@@ -141,6 +143,7 @@ impl App {
             online: Mutex::new(HashMap::new()),
             cluster: OnceLock::new(),
             limiter: Arc::new(Limiter::new(config.limits.clone())),
+            reviews: crate::reviews::Reviews::default(),
             lobby: Lobby::new(config.limits.seeks_per_user),
             config,
             next_conn: AtomicU64::new(first_conn),

@@ -16,7 +16,7 @@ mod sql;
 pub use error::StoreError;
 pub use rows::{
     ChatRow, EventRow, Finish, GameRow, NewPlayer, OutcomeRow, ProposalRow, RankedRow, RatingRow,
-    SessionRow, User,
+    ReviewRow, SessionRow, User,
 };
 pub use sql::SqlStore;
 
@@ -158,4 +158,9 @@ pub trait Store: Send + Sync + 'static {
     ) -> StoreFuture<'a, Vec<RankedRow>>;
     /// The outcomes of the finished games a user sat in (either seat).
     fn user_outcomes<'a>(&'a self, user_id: &'a str) -> StoreFuture<'a, Vec<OutcomeRow>>;
+    /// Stores a game's review; `false` (and nothing changed) when the game has one already,
+    /// so a review is never replaced by a second computation.
+    fn put_review<'a>(&'a self, review: &'a ReviewRow) -> StoreFuture<'a, bool>;
+    /// A game's stored review.
+    fn review<'a>(&'a self, game_id: &'a str) -> StoreFuture<'a, Option<ReviewRow>>;
 }

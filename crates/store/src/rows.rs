@@ -170,3 +170,16 @@ pub struct SessionRow {
     /// Last used at (the expiry counts from here).
     pub last_ms: i64,
 }
+
+/// A game's stored review (docs/analysis.md): the review as JSON, written once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReviewRow {
+    /// The game.
+    pub game_id: String,
+    /// The depth every position was searched to.
+    pub depth: i64,
+    /// The review as JSON.
+    pub body: String,
+    /// When it was made (ms since the Unix epoch).
+    pub created_ms: i64,
+}

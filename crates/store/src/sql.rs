@@ -4,7 +4,7 @@
 use crate::migrations::MIGRATOR;
 use crate::{
     ChatRow, Commit, EventRow, Finish, GameRow, NewPlayer, OutcomeRow, ProposalRow, RankedRow,
-    RatingRow, SessionRow, Store, StoreError, StoreFuture, User,
+    RatingRow, ReviewRow, SessionRow, Store, StoreError, StoreFuture, User,
 };
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::pool::PoolConnection;
@@ -237,6 +237,39 @@ impl SqlStore {
             })
         };
         Ok(rows.iter().map(read).collect::<Result<Vec<_>, _>>()?)
+    }
+
+    async fn put_review_inner(&self, r: &ReviewRow) -> Result<bool, StoreError> {
+        // Both SQLite and PostgreSQL read `ON CONFLICT … DO NOTHING`: a second review of a
+        // game changes nothing and says so.
+        let done = sqlx::query(
+            "INSERT INTO reviews (game_id, depth, body, created_ms) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (game_id) DO NOTHING",
+        )
+        .bind(&r.game_id)
+        .bind(r.depth)
+        .bind(&r.body)
+        .bind(r.created_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    async fn review_inner(&self, game_id: &str) -> Result<Option<ReviewRow>, StoreError> {
+        let row =
+            sqlx::query("SELECT game_id, depth, body, created_ms FROM reviews WHERE game_id = $1")
+                .bind(game_id)
+                .fetch_optional(&self.pool)
+                .await?;
+        let read = |r: &AnyRow| -> Result<ReviewRow, sqlx::Error> {
+            Ok(ReviewRow {
+                game_id: r.try_get("game_id")?,
+                depth: r.try_get("depth")?,
+                body: r.try_get("body")?,
+                created_ms: r.try_get("created_ms")?,
+            })
+        };
+        Ok(row.as_ref().map(read).transpose()?)
     }
 
     async fn clear_proposals_inner(&self, game_id: &str) -> Result<(), StoreError> {
@@ -832,6 +865,12 @@ impl Store for SqlStore {
     }
     fn user_outcomes<'a>(&'a self, user_id: &'a str) -> StoreFuture<'a, Vec<OutcomeRow>> {
         Box::pin(self.user_outcomes_inner(user_id))
+    }
+    fn put_review<'a>(&'a self, review: &'a ReviewRow) -> StoreFuture<'a, bool> {
+        Box::pin(self.put_review_inner(review))
+    }
+    fn review<'a>(&'a self, game_id: &'a str) -> StoreFuture<'a, Option<ReviewRow>> {
+        Box::pin(self.review_inner(game_id))
     }
 }
 

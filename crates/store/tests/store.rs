@@ -2,7 +2,8 @@
 //! `CANNONADE_TEST_POSTGRES` names a database (CI: `postgres://postgres@127.0.0.1:5432/test`).
 
 use cannonade_store::{
-    ChatRow, EventRow, Finish, GameRow, NewPlayer, ProposalRow, RatingRow, SqlStore, Store, User,
+    ChatRow, EventRow, Finish, GameRow, NewPlayer, ProposalRow, RatingRow, ReviewRow, SqlStore,
+    Store, User,
 };
 
 fn game(id: &str) -> GameRow {
@@ -151,6 +152,22 @@ async fn contract(store: &dyn Store, prefix: &str) {
     let over = store.game(prefix).await.unwrap().unwrap();
     assert_eq!((over.status.as_str(), over.export.as_deref()), ("over", Some("record")));
     assert!(!store.live_games().await.unwrap().iter().any(|x| x.id == prefix));
+    reviews_are_written_once(store, prefix).await;
+}
+
+/// A game's review is stored once: a second one is refused and the first stays.
+async fn reviews_are_written_once(store: &dyn Store, prefix: &str) {
+    assert_eq!(store.review(prefix).await.unwrap(), None);
+    let first = ReviewRow {
+        game_id: prefix.into(),
+        depth: 8,
+        body: "{\"plies\":[]}".into(),
+        created_ms: 9,
+    };
+    assert!(store.put_review(&first).await.unwrap());
+    let second = ReviewRow { depth: 2, body: "{}".into(), ..first.clone() };
+    assert!(!store.put_review(&second).await.unwrap());
+    assert_eq!(store.review(prefix).await.unwrap(), Some(first));
 }
 
 /// An anonymous user `id` named `name`, with a session token hash made from the id.

@@ -36,6 +36,19 @@ pub struct PgnGame {
     pub seed: Option<String>,
     /// Where the rules ended the game, if they did.
     pub ended: Option<Ended>,
+    /// What a reviewer says about each move, by move index (the writer writes them; the
+    /// reader, which skips NAGs and comments, leaves this empty).
+    pub annotations: Vec<Annotation>,
+}
+
+/// A reviewer's note on one move: a numeric annotation glyph (`$2` for `?`) and a comment.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Annotation {
+    /// The NAG's number.
+    pub nag: Option<u8>,
+    /// The comment's text (braces in it are written as parentheses, since a `}` would end
+    /// the comment).
+    pub comment: Option<String>,
 }
 
 /// Tags the writer derives from the record and the fields above; the reader takes them out
@@ -71,6 +84,7 @@ impl PgnGame {
             deal: None,
             seed: None,
             ended,
+            annotations: Vec::new(),
         }
     }
 

@@ -37,7 +37,7 @@ pub mod xiangqi_import;
 
 pub use date::date_tag;
 pub use error::{PgnError, PgnErrorKind};
-pub use game::{DERIVED, Ended, PgnGame};
+pub use game::{Annotation, DERIVED, Ended, PgnGame};
 pub use read::{MAX_PGN_BYTES, clock, read_each, read_game, read_games};
 pub use result::PgnResult;
 pub use write::{write_game, write_games};

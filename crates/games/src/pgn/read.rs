@@ -283,6 +283,7 @@ fn build(mut raw: RawGame<'_>, number: usize) -> Result<PgnGame, PgnError> {
         deal,
         seed,
         ended,
+        annotations: Vec::new(),
     })
 }
 

@@ -117,6 +117,14 @@ pub fn write_game(game: &PgnGame) -> String {
         if let Some(Some(ms)) = game.clocks.get(i) {
             words.push(format!("{{[%clk {}]}}", clock_text(*ms)));
         }
+        if let Some(note) = game.annotations.get(i) {
+            if let Some(nag) = note.nag {
+                words.push(format!("${nag}"));
+            }
+            if let Some(comment) = &note.comment {
+                words.push(format!("{{{}}}", comment.replace('{', "(").replace('}', ")")));
+            }
+        }
     }
     words.push(game.result.as_str().into());
     let mut line = String::new();
@@ -144,6 +152,28 @@ pub fn write_games<'a>(games: impl IntoIterator<Item = &'a PgnGame>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pgn::{Annotation, read_game};
+    use crate::{GameKind, GameSpec};
+
+    #[test]
+    fn annotations_are_written_after_their_move_and_read_back_as_the_same_game() {
+        let mut record = AnyRecord::from_spec(&GameSpec::standard(GameKind::Xiangqi));
+        for m in ["h2e2", "h9g7", "b0c2"] {
+            record.play_text(m).unwrap();
+        }
+        let mut game = PgnGame::new(record);
+        game.annotations = vec![
+            Annotation { nag: None, comment: Some("[%eval 0.20]".into()) },
+            Annotation { nag: Some(4), comment: Some("[%eval 3.10] best {h0g2}".into()) },
+        ];
+        let text = write_game(&game);
+        assert!(
+            text.contains("1. C2=5 {[%eval 0.20]} H8+7 $4 {[%eval 3.10] best (h0g2)} 2. H8+7"),
+            "{text}"
+        );
+        let back = read_game(&text).unwrap();
+        assert_eq!(back.record.moves_text(), game.record.moves_text());
+    }
 
     #[test]
     fn clocks_are_written_as_hours_minutes_seconds() {

@@ -9,7 +9,7 @@ pub mod event;
 mod export;
 pub mod import;
 pub mod proposals;
-mod replay;
+pub(crate) mod replay;
 pub mod room;
 mod shell;
 mod stored;

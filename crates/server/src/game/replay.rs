@@ -44,9 +44,8 @@ pub fn positions(
     Ok(positions)
 }
 
-/// The replay positions of a stored game, from its row and every event.
-pub fn from_store(row: &GameRow, events: &[EventRow]) -> Result<Positions, String> {
-    let (spec, start) = start_of(row)?;
+/// The moves a stored game's events tell, takebacks applied.
+fn stored_moves(events: &[EventRow]) -> Result<Vec<MoveInfo>, String> {
     let mut moves: Vec<MoveInfo> = Vec::new();
     for e in events {
         let stored: StoredEvent =
@@ -59,9 +58,23 @@ pub fn from_store(row: &GameRow, events: &[EventRow]) -> Result<Positions, Strin
             _ => {}
         }
     }
+    Ok(moves)
+}
+
+/// The replay positions of a stored game, from its row and every event.
+pub fn from_store(row: &GameRow, events: &[EventRow]) -> Result<Positions, String> {
+    let (spec, start) = start_of(row)?;
+    let moves = stored_moves(events)?;
     Ok(Positions {
         game: row.id.clone(),
         v: events.len() as u64,
         positions: positions(&spec, &start, &moves)?,
     })
+}
+
+/// The public record of a stored game (a Banqi flip with the piece it revealed), from its
+/// row and every event.
+pub fn record_of(row: &GameRow, events: &[EventRow]) -> Result<AnyRecord, String> {
+    let (spec, start) = start_of(row)?;
+    record(&spec, &start, &stored_moves(events)?, |_| {})
 }

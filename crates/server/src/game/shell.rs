@@ -1119,7 +1119,15 @@ impl Shell {
             ratings,
         };
         match self.app.writer.exec(move |store| async move { store.finish(&finish).await }).await {
-            Ok(()) => self.finished_stored = true,
+            Ok(()) => {
+                self.finished_stored = true;
+                // Every finished game is reviewed in the background (an aborted one never
+                // started: nothing to review).
+                if result.reason != "aborted" {
+                    let record = self.room.record().clone();
+                    self.app.reviews.game_over(&self.app, self.room.id(), record);
+                }
+            }
             Err(e) => {
                 tracing::error!(game = %self.id(), "could not archive the game: {e}");
                 return None;

@@ -27,6 +27,9 @@ pub fn config() -> Config {
         ai_max_nodes: 20_000,
         ai_max_time: Duration::from_millis(300),
         ai_pacing: false,
+        // Reviews of the games tests finish stay short in a debug build, so they never
+        // hold an engine thread that an AI move of a later test step waits for.
+        review_depth: Some(1),
         limits: cannonade_server::limits::Limits {
             anonymous_sessions_per_address: cannonade_server::limits::Rate {
                 burst: 10_000,

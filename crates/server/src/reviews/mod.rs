@@ -1,0 +1,178 @@
+//! Game reviews on the server (docs/analysis.md, docs/server.md): a finished game's review
+//! is queued on the engine service at [`Priority::Background`] when the game ends (online,
+//! against the engine or hot-seat), or when a player asks for one on a finished game that
+//! has none (an imported record). The review runs one move per engine job, so AI moves go
+//! between its searches; it is stored once, as JSON, and served from the store ever after.
+//! A live game never has a review: reviews start at the end, so a Banqi game's face-down
+//! pieces are public by then.
+
+pub mod queue;
+
+use crate::engines::Priority;
+use crate::state::{App, lock};
+use cannonade_engine::Limits;
+use cannonade_engine::review::{ReviewOptions, Reviewer, default_depth};
+use cannonade_games::AnyRecord;
+use cannonade_store::ReviewRow;
+use queue::{Added, Pending, ReviewQueue, TooMany};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+/// The reviews pending on this node.
+#[derive(Debug, Default)]
+pub struct Reviews {
+    queue: Arc<Mutex<ReviewQueue>>,
+}
+
+/// Where a game's review is, as `GET /api/game/{id}/review` answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Stored: the review's JSON.
+    Done(String),
+    /// Pending.
+    Pending(Pending),
+    /// The game has none (it is live, or finished and never reviewed).
+    None,
+}
+
+impl Status {
+    /// The answer's JSON: `{"state":"done","review":{…}}`, `{"state":"queued","position":n}`,
+    /// `{"state":"running"}` or `{"state":"none"}`.
+    pub fn to_json(&self) -> String {
+        match self {
+            Status::Done(review) => format!("{{\"state\":\"done\",\"review\":{review}}}"),
+            Status::Pending(Pending::Queued { position }) => {
+                format!("{{\"state\":\"queued\",\"position\":{position}}}")
+            }
+            Status::Pending(Pending::Running) => "{\"state\":\"running\"}".into(),
+            Status::None => "{\"state\":\"none\"}".into(),
+        }
+    }
+}
+
+/// Why a review was not queued on request.
+#[derive(Debug)]
+pub enum Refused {
+    /// No such game.
+    NotFound,
+    /// The game is still being played.
+    Live,
+    /// The user has as many reviews pending as one may.
+    TooMany(TooMany),
+    /// The store failed or the game no longer replays (logged, never shown).
+    Failed(String),
+}
+
+impl Reviews {
+    /// Where `game`'s review is; `Ok(None)` for an unknown game.
+    pub async fn status(&self, app: &App, game: &str) -> Result<Option<Status>, String> {
+        // Pending first: a review leaves the queue only after it is stored.
+        if let Some(p) = lock(&self.queue).state(game) {
+            return Ok(Some(Status::Pending(p)));
+        }
+        if let Some(row) = app.store.review(game).await.map_err(|e| e.to_string())? {
+            return Ok(Some(Status::Done(row.body)));
+        }
+        Ok(app.store.game(game).await.map_err(|e| e.to_string())?.map(|_| Status::None))
+    }
+
+    /// Queues the review of a game that just ended (no user's bound applies). A game
+    /// without moves has nothing to review.
+    pub fn game_over(&self, app: &Arc<App>, game: &str, record: AnyRecord) {
+        if record.moves().is_empty() {
+            return;
+        }
+        if let Ok(Added::New(_)) = lock(&self.queue).add(game, None, usize::MAX) {
+            spawn(app.clone(), self.queue.clone(), game.to_string(), record);
+        }
+    }
+
+    /// Queues the review of the finished game `game` for `user`, unless it has one or one
+    /// is pending (then says where it is).
+    pub async fn request(&self, app: &Arc<App>, game: &str, user: &str) -> Result<Status, Refused> {
+        match self.status(app, game).await.map_err(Refused::Failed)? {
+            None => return Err(Refused::NotFound),
+            Some(Status::None) => {}
+            Some(known) => return Ok(known),
+        }
+        let (row, events) = crate::game::stored(app, game)
+            .await
+            .map_err(Refused::Failed)?
+            .ok_or(Refused::NotFound)?;
+        if row.status != "over" {
+            return Err(Refused::Live);
+        }
+        let record = crate::game::replay::record_of(&row, &events).map_err(Refused::Failed)?;
+        let limit = app.config.limits.reviews_per_user;
+        let added = lock(&self.queue).add(game, Some(user), limit).map_err(Refused::TooMany)?;
+        match added {
+            Added::New(state) => {
+                spawn(app.clone(), self.queue.clone(), game.to_string(), record);
+                Ok(Status::Pending(state))
+            }
+            Added::Already(state) => Ok(Status::Pending(state)),
+        }
+    }
+
+    /// Reviews pending on this node.
+    pub fn pending(&self) -> usize {
+        lock(&self.queue).len()
+    }
+}
+
+/// Runs a queued review: one engine job per move, then the store; the game leaves the
+/// queue once its review is stored (or failed, to be asked for again).
+fn spawn(app: Arc<App>, queue: Arc<Mutex<ReviewQueue>>, game: String, record: AnyRecord) {
+    tokio::spawn(async move {
+        if let Err(e) = run(&app, &queue, &game, &record).await {
+            tracing::error!(game = %game, "the review failed: {e}");
+        }
+        lock(&queue).finish(&game);
+    });
+}
+
+async fn run(
+    app: &Arc<App>,
+    queue: &Arc<Mutex<ReviewQueue>>,
+    game: &str,
+    record: &AnyRecord,
+) -> Result<(), String> {
+    // A review stored since it was queued (by another node, or a request that crossed
+    // the end of its computation) is not computed again.
+    if app.store.review(game).await.map_err(|e| e.to_string())?.is_some() {
+        return Ok(());
+    }
+    let depth = app.config.review_depth.unwrap_or_else(|| default_depth(record.kind()));
+    let options = ReviewOptions {
+        limits: Limits { depth: Some(depth), ..Limits::default() },
+        ..Default::default()
+    };
+    let mut reviewer = Reviewer::new(record, options).map_err(|e| e.to_string())?;
+    while !reviewer.done() {
+        let q = queue.clone();
+        let id = game.to_string();
+        let (back, stepped) = app
+            .engines
+            .run(game, Priority::Background, move |engine| {
+                lock(&q).start(&id);
+                let stepped = reviewer.step(engine, &AtomicBool::new(false));
+                (reviewer, stepped)
+            })
+            .await
+            .ok_or("the engine service stopped")?;
+        stepped.map_err(|e| e.to_string())?;
+        reviewer = back;
+    }
+    let review = reviewer.finish();
+    let row = ReviewRow {
+        game_id: game.to_string(),
+        depth: i64::from(depth),
+        body: serde_json::to_string(&review).map_err(|e| e.to_string())?,
+        created_ms: crate::ids::now_ms(),
+    };
+    app.writer
+        .exec(move |store| async move { store.put_review(&row).await })
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}

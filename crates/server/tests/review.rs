@@ -1,0 +1,188 @@
+//! Game reviews (issue 25, docs/analysis.md): a finished game gets one stored review,
+//! served from the store after; a finished imported game is reviewed when a player asks;
+//! a live game has none; a player's requests are bounded.
+
+mod common;
+
+use axum::http::StatusCode;
+use cannonade_games::GameKind;
+use cannonade_server::Config;
+use cannonade_server::engines::Priority;
+use cannonade_wire::{ClientMsg, Role};
+use common::{Client, account, config, server, tc};
+use serde_json::Value;
+use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
+use std::time::Duration;
+
+type App = Arc<cannonade_server::App>;
+
+/// Reviews at a small depth, on one engine thread.
+fn fast() -> Config {
+    Config { review_depth: Some(2), engine_threads: 1, ..config() }
+}
+
+async fn call(app: &App, method: &str, path: &str, token: Option<&str>) -> (StatusCode, Value) {
+    let (status, body, _) = common::http(app, method, path, "", token).await;
+    (status, serde_json::from_str(&body).unwrap_or(Value::String(body)))
+}
+
+/// The review of `id` once it is stored (within 60 s).
+async fn done(app: &App, id: &str) -> Value {
+    for _ in 0..1200 {
+        let (status, v) = call(app, "GET", &format!("/api/game/{id}/review"), None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        if v["state"] == "done" {
+            return v["review"].clone();
+        }
+        assert!(v["state"] == "queued" || v["state"] == "running", "{v}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("no review of {id} within 60 s");
+}
+
+/// A hot-seat game of `kind` with `plies` moves played (each the first legal move), live.
+async fn hotseat(addr: std::net::SocketAddr, kind: GameKind, plies: u32) -> (Client, String) {
+    let mut c = Client::connect(addr, None).await;
+    c.send(ClientMsg::Hotseat { game: kind, options: String::new(), clock: tc(0, 0) }).await;
+    let (game, role) = c.started().await;
+    assert_eq!(role, Role::Both);
+    c.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    let mut legal = c.snapshot().await.legal.expect("the mover's moves");
+    for ply in 0..plies {
+        let mv = legal[(ply as usize * 5) % legal.len()].mv.clone();
+        c.send(ClientMsg::Move { game: game.clone(), ply, mv }).await;
+        legal = c.moved().await.3.expect("hot-seat holds the seat to move");
+    }
+    (c, game)
+}
+
+#[tokio::test]
+async fn a_finished_hotseat_game_gets_one_stored_review_served_without_recomputing() {
+    let (addr, app) = server(fast()).await;
+    let (mut c, game) = hotseat(addr, GameKind::Xiangqi, 6).await;
+    c.send(ClientMsg::Resign { game: game.clone() }).await;
+    c.ended().await;
+    let review = done(&app, &game).await;
+    let plies = review["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 6);
+    for (i, p) in plies.iter().enumerate() {
+        assert_eq!((p["ply"].as_u64(), p["seat"].as_u64()), (Some(i as u64), Some(i as u64 % 2)));
+        assert!(p["best"].is_string() && p["before"].is_object(), "{p}");
+    }
+    assert_eq!(review["depth"], 2);
+    assert!(review["accuracy"][0].is_number() && review["accuracy"][1].is_number());
+    // Served from the store: no engine job runs for a second look or a request.
+    let jobs = app.engines.stats().done.load(Relaxed);
+    let (_, again) = call(&app, "GET", &format!("/api/game/{game}/review"), None).await;
+    assert_eq!(again["review"], review);
+    let (status, asked) =
+        call(&app, "POST", &format!("/api/game/{game}/review"), Some(&c.token)).await;
+    assert_eq!((status, &asked["state"]), (StatusCode::OK, &Value::from("done")));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(app.engines.stats().done.load(Relaxed), jobs);
+    assert_eq!(app.reviews.pending(), 0);
+}
+
+#[tokio::test]
+async fn a_game_against_the_engine_is_reviewed_when_it_ends() {
+    let (addr, app) = server(fast()).await;
+    let mut c = Client::connect(addr, None).await;
+    c.send(ClientMsg::PlayAi {
+        game: GameKind::ChessBattle,
+        options: String::new(),
+        level: 1,
+        seat: Some(cannonade_wire::Seat::First),
+        clock: tc(0, 0),
+    })
+    .await;
+    let (game, _) = c.started().await;
+    c.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    let legal = c.snapshot().await.legal.expect("the first seat moves first");
+    c.send(ClientMsg::Move { game: game.clone(), ply: 0, mv: legal[0].mv.clone() }).await;
+    c.moved().await;
+    // The engine answers.
+    c.moved().await;
+    c.send(ClientMsg::Resign { game: game.clone() }).await;
+    c.ended().await;
+    let review = done(&app, &game).await;
+    assert_eq!(review["plies"].as_array().map(Vec::len), Some(2));
+    assert_eq!(review["kind"], "chessbattle");
+}
+
+#[tokio::test]
+async fn a_live_banqi_game_has_no_review_until_it_ends() {
+    let (addr, app) = server(fast()).await;
+    let (mut c, game) = hotseat(addr, GameKind::Banqi, 4).await;
+    let path = format!("/api/game/{game}/review");
+    let (status, v) = call(&app, "GET", &path, None).await;
+    assert_eq!((status, &v["state"]), (StatusCode::OK, &Value::from("none")));
+    // Asking for one is refused while the game goes on.
+    let (status, v) = call(&app, "POST", &path, Some(&c.token)).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{v}");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (_, v) = call(&app, "GET", &path, None).await;
+    assert_eq!(v["state"], "none");
+    c.send(ClientMsg::Resign { game: game.clone() }).await;
+    c.ended().await;
+    let review = done(&app, &game).await;
+    assert_eq!(review["expectation"], true);
+    assert_eq!(review["plies"].as_array().map(Vec::len), Some(4));
+    // Unknown games are not found.
+    let (status, _) = call(&app, "GET", "/api/game/nope/review", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+const TWO_GAMES: &str = "[Variant \"xiangqi\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 2. h0g2 1-0\n\n\
+                         [Variant \"xiangqi\"]\n[Result \"0-1\"]\n\n1. b2e2 b9c7 0-1\n";
+
+#[tokio::test]
+async fn an_imported_game_is_reviewed_on_request_and_requests_are_bounded() {
+    let mut cfg = fast();
+    cfg.limits.reviews_per_user = 1;
+    let (_, app) = server(cfg).await;
+    let token = account(&app, "reviewer").await;
+    let (status, body, _) =
+        common::http(&app, "POST", "/api/import", TWO_GAMES, Some(&token)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let ids: Vec<String> =
+        serde_json::from_value(serde_json::from_str::<Value>(&body).unwrap()["games"].clone())
+            .unwrap();
+    let (first, second) = (&ids[0], &ids[1]);
+    // An imported game has no review until someone asks.
+    let (_, v) = call(&app, "GET", &format!("/api/game/{first}/review"), None).await;
+    assert_eq!(v["state"], "none");
+    let (status, _) = call(&app, "POST", &format!("/api/game/{first}/review"), None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    // Hold the one engine so that requests wait in line.
+    let (hold, release) = std::sync::mpsc::channel::<()>();
+    let engines = app.engines.clone();
+    let holder = tokio::spawn(async move {
+        engines
+            .run("hold", Priority::AiMove, move |_| {
+                let _ = release.recv();
+            })
+            .await
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let (status, v) = call(&app, "POST", &format!("/api/game/{first}/review"), Some(&token)).await;
+    assert_eq!(
+        (status, &v["state"], &v["position"]),
+        (StatusCode::OK, &"queued".into(), &1.into())
+    );
+    // Asking again queues nothing more; another game is over this user's bound.
+    let (status, v) = call(&app, "POST", &format!("/api/game/{first}/review"), Some(&token)).await;
+    assert_eq!((status, &v["state"]), (StatusCode::OK, &Value::from("queued")));
+    let (status, v) = call(&app, "POST", &format!("/api/game/{second}/review"), Some(&token)).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    assert_eq!(v["code"], "limit_reached", "{v}");
+    assert_eq!(app.reviews.pending(), 1);
+    hold.send(()).unwrap();
+    holder.await.unwrap();
+    let review = done(&app, first).await;
+    assert_eq!(review["plies"].as_array().map(Vec::len), Some(3));
+    // The bound is per pending review: once done, the next one is taken.
+    let (status, _) = call(&app, "POST", &format!("/api/game/{second}/review"), Some(&token)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(done(&app, second).await["plies"].as_array().map(Vec::len), Some(2));
+}
