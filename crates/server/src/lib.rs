@@ -23,6 +23,7 @@ mod lobby;
 mod metrics;
 mod profile;
 mod rating;
+mod seek_range;
 mod session;
 mod socket;
 mod state;
