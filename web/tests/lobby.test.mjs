@@ -1,7 +1,7 @@
 // The lobby in the page, against the real `cannonade serve`: the quick-pairing grid seeks
 // with one click and cancels with a second, another player's click on the same clock joins
 // the waiting seek and both pages enter the game; the list shows the seeker's rating and is
-// filtered by game; the custom form makes a seek with its own clock, the game's options and
+// filtered by game; the header lists the game for the player to move; the custom form makes a seek with its own clock, the game's options and
 // a rating range, which an anonymous player is not shown.
 
 import { test } from 'node:test';
@@ -65,6 +65,12 @@ test('lobby: the quick grid pairs two players; ratings, the game filter and a ra
   assert.equal(a.game, b.game);
   assert.equal(a.rated, true, 'an account’s quick seek is rated');
   assert.deepEqual(a.tc, { initial_ms: 180000, increment_ms: 2000 });
+  // The header's "your turn" list: the game, on the page of the player to move only.
+  await Promise.race([ana, ben].map((p) => p.locator(`#your-turn:not([hidden]) a[data-turn="${a.game}"]`).waitFor({ state: 'attached' })));
+  const shown = await Promise.all([ana, ben].map((p) => p.locator('#your-turn:not([hidden])').count()));
+  assert.deepEqual([...shown].sort(), [0, 1], 'one player has the move');
+  const mover = shown[0] ? ana : ben;
+  assert.equal(await mover.locator('#your-turn summary').textContent(), 'Your turn: 1');
 
   // The custom form: Commander's tactical format, 7 + 4, for players within ±100.
   await lobby(ana);

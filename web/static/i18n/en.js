@@ -315,4 +315,6 @@ export default {
   'opt.format_standard': 'standard',
   'opt.format_tactical': 'tactical (scored)',
   'opt.format_fullforce': 'full force (scored)',
+  'turns.count': 'Your turn: {n}',
+  'turns.game': '{game} against {who}',
 };

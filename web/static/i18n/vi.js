@@ -315,4 +315,6 @@ export default {
   'opt.format_standard': 'chuẩn',
   'opt.format_tactical': 'chiến thuật (tính điểm)',
   'opt.format_fullforce': 'toàn lực (tính điểm)',
+  'turns.count': 'Đến lượt bạn: {n}',
+  'turns.game': '{game} với {who}',
 };

@@ -322,4 +322,6 @@ export default {
   'opt.format_standard': '标准',
   'opt.format_tactical': '战术（计分）',
   'opt.format_fullforce': '全军（计分）',
+  'turns.count': '轮到你：{n}',
+  'turns.game': '{game}，对手 {who}',
 };

@@ -328,4 +328,6 @@ export default {
   'opt.format_standard': '標準',
   'opt.format_tactical': '戰術（計分）',
   'opt.format_fullforce': '全軍（計分）',
+  'turns.count': '輪到你：{n}',
+  'turns.game': '{game}，對手 {who}',
 };

@@ -8,6 +8,7 @@ import { profileScreen, leaderboardScreen } from './profile.js';
 import { muted, setMuted, play, played } from './sound.js';
 import { t, LANGS, lang, setLang, translateDom, loadLang } from './i18n.js';
 import { accountControl } from './account.js';
+import { yourTurn } from './turns.js';
 
 /** @typedef {import('./types.js').ServerMsg} ServerMsg */
 /** @typedef {import('./types.js').GameKind} GameKind */
@@ -382,6 +383,7 @@ applyTheme();
 translateDom();
 settings();
 accountControl(/** @type {HTMLElement} */ (document.getElementById('account')), net);
+yourTurn(/** @type {HTMLElement} */ (document.getElementById('your-turn')), net);
 renderConn();
 renderMute();
 route();
