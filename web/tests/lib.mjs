@@ -205,3 +205,26 @@ export async function realSite() {
   };
   return { server, skip, newPage };
 }
+
+/** The page's user once its socket is open. @param {import('playwright-core').Page} page */
+export async function pageUser(page) {
+  await page.waitForFunction(() => window.cannonade?.net?.status === 'open' && !!window.cannonade.net.user);
+  return page.evaluate(() => window.cannonade.net.user);
+}
+
+/**
+ * Registers `name` (password "correct horse") through the account panel of `url`'s page.
+ * @param {import('playwright-core').Page} page
+ * @param {string} url
+ * @param {string} name
+ */
+export async function registerIn(page, url, name) {
+  await page.goto(url + '/');
+  await pageUser(page);
+  await page.locator('#account-btn').click();
+  await page.locator('#account-panel [data-tab="register"]').click();
+  await page.fill('#account-name', name);
+  await page.fill('#account-password', 'correct horse');
+  await page.locator('#account-form button[type="submit"]').click();
+  await page.locator('#account-btn', { hasText: new RegExp(`^${name}$`) }).waitFor();
+}

@@ -6,27 +6,13 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { realSite, shot } from './lib.mjs';
+import { realSite, shot, pageUser, registerIn } from './lib.mjs';
 
 const { server, skip, newPage } = await realSite();
 
-/** The page's user once its socket is open. */
-async function user(page) {
-  await page.waitForFunction(() => window.cannonade?.net?.status === 'open' && !!window.cannonade.net.user);
-  return page.evaluate(() => window.cannonade.net.user);
-}
-
-/** Registers `name` through the account panel. */
-async function register(page, name) {
-  await page.goto(server.url + '/');
-  await user(page);
-  await page.locator('#account-btn').click();
-  await page.locator('#account-panel [data-tab="register"]').click();
-  await page.fill('#account-name', name);
-  await page.fill('#account-password', 'correct horse');
-  await page.locator('#account-form button[type="submit"]').click();
-  await page.locator('#account-btn', { hasText: new RegExp(`^${name}$`) }).waitFor();
-}
+const user = pageUser;
+/** Registers `name`. @param {import('playwright-core').Page} page @param {string} name */
+const register = (page, name) => registerIn(page, server.url, name);
 
 test('profiles: a rated game between new players moves both ratings, shown at the end and on both profiles', { skip: skip(), timeout: 120000 }, async () => {
   const alice = await newPage();

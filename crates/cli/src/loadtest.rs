@@ -942,7 +942,13 @@ async fn bot(
     if let Some(invite) = invite {
         send(
             &mut ws,
-            &ClientMsg::Invite { game: kind, options: String::new(), clock, rated: false },
+            &ClientMsg::Invite {
+                game: kind,
+                options: String::new(),
+                clock,
+                rated: false,
+                range: None,
+            },
         )
         .await?;
         loop {

@@ -91,7 +91,13 @@ async fn killing_the_server_mid_game_loses_no_told_move_and_no_clock() {
     let clock = TimeControl { initial_ms: 60_000, increment_ms: 1_000 };
     send(
         &mut a,
-        ClientMsg::Invite { game: GameKind::Xiangqi, options: String::new(), clock, rated: false },
+        ClientMsg::Invite {
+            game: GameKind::Xiangqi,
+            options: String::new(),
+            clock,
+            rated: false,
+            range: None,
+        },
     )
     .await;
     let ServerMsg::InviteCreated { code, .. } =

@@ -39,6 +39,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/game/{id}/positions", get(positions))
         .route("/api/game/{id}/review", get(review).post(request_review))
         .route("/api/my-games", get(my_games))
+        .route("/api/your-turn", get(your_turn))
         .route("/api/geometry", get(geometries))
         .route("/api/starts", get(starts))
         .route("/api/invite/{code}", get(invite))
@@ -396,6 +397,17 @@ async fn my_games(State(app): State<Arc<App>>, headers: HeaderMap, jar: CookieJa
         }
         Err(e) => store_failed(&e),
     }
+}
+
+/// The session's live games where it is their move (`401` without a session): what the
+/// page's header counts. A logged-in user gets them on any device.
+async fn your_turn(State(app): State<Arc<App>>, headers: HeaderMap, jar: CookieJar) -> Response {
+    let user = match signed_session(&app, &headers, &jar).await {
+        Ok(user) => user,
+        Err(res) => return res,
+    };
+    let games = crate::game::your_turn(&app, &user.id);
+    Json(serde_json::json!({ "games": games })).into_response()
 }
 
 /// A stored game as its player's list shows it (`None` for a row of an unknown game kind).

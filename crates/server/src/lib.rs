@@ -24,6 +24,7 @@ mod metrics;
 mod profile;
 mod rating;
 pub mod reviews;
+mod seek_range;
 mod session;
 mod socket;
 mod state;

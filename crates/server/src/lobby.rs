@@ -2,9 +2,10 @@
 //! list of live games, streamed to subscribed sockets.
 
 use crate::ids;
+use crate::seek_range::{self, Standing};
 use crate::state::{App, Conn, Frame, lock};
 use cannonade_games::{AnyGame, GameKind};
-use cannonade_wire::{ErrorCode, GameSummary, SeekInfo, ServerMsg, TimeControl};
+use cannonade_wire::{ErrorCode, GameSummary, RangeRequest, SeekInfo, ServerMsg, TimeControl};
 use std::sync::Mutex;
 use std::sync::atomic::Ordering::Relaxed;
 use tokio::sync::broadcast;
@@ -18,6 +19,21 @@ pub struct Seek {
     pub conn: Conn,
     /// Reachable only by its code.
     pub private: bool,
+}
+
+/// What a seek offers, as its seeker asked.
+#[derive(Clone, Debug)]
+pub struct Offer {
+    /// The game.
+    pub game: GameKind,
+    /// Its rule options.
+    pub options: String,
+    /// The clock.
+    pub clock: TimeControl,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The rating range asked for, if any.
+    pub range: Option<RangeRequest>,
 }
 
 /// Seeks and the lobby stream.
@@ -74,16 +90,22 @@ pub fn no_seek(id: &str) -> Refusal {
     (ErrorCode::NotFound, format!("no open seek or invite '{id}'"))
 }
 
-/// Whether `taker` may take a seek of the user `seeker` (rated ones need an account); the
-/// same for seeks of this node and of others.
-pub fn may_take(seeker: &str, rated: bool, taker: &Conn) -> Result<(), Refusal> {
+/// Whether `taker`, of `standing` in the seek's game and speed, may take `seek` of the user
+/// `seeker`: not their own, a rated one with an account, a ranged one with a rating in the
+/// range. The same for seeks of this node and of others.
+pub fn may_take(
+    seeker: &str,
+    seek: &SeekInfo,
+    taker: &Conn,
+    standing: Option<Standing>,
+) -> Result<(), Refusal> {
     if seeker == taker.user.id {
         return Err((ErrorCode::Invalid, "that is your own seek".into()));
     }
-    if rated && !taker.user.account {
+    if seek.rated && !taker.user.account {
         return Err((ErrorCode::Forbidden, "rated games are for accounts".into()));
     }
-    Ok(())
+    seek_range::admits(seek.range, standing)
 }
 
 impl Lobby {
@@ -96,16 +118,16 @@ impl Lobby {
         let _ = self.tx.send(Frame::from(msg.to_json()));
     }
 
-    /// Adds a seek (or, `private`, an invite) by `conn`.
+    /// Adds a seek (or, `private`, an invite) by `conn`, whose standing in the offer's game
+    /// and speed is `seeker` (`None`: anonymous or untimed).
     pub fn add(
         &self,
         conn: &Conn,
-        game: GameKind,
-        options: String,
-        clock: TimeControl,
-        rated: bool,
+        offer: Offer,
+        seeker: Option<Standing>,
         private: bool,
     ) -> Result<SeekInfo, Refusal> {
+        let Offer { game, options, clock, rated, range } = offer;
         check_settings(game, &options, clock, rated)?;
         if rated && !conn.user.account {
             return Err((
@@ -113,6 +135,7 @@ impl Lobby {
                 "rated games are for accounts: register or log in".into(),
             ));
         }
+        let range = seek_range::settle(range, seeker)?;
         let mut seeks = lock(&self.seeks);
         if seeks.iter().filter(|s| s.conn.user.id == conn.user.id).count() >= self.per_user {
             let n = self.per_user;
@@ -125,6 +148,9 @@ impl Lobby {
             options,
             clock,
             rated,
+            rating: seeker.map(|s| s.rating),
+            provisional: seeker.is_some_and(|s| s.provisional),
+            range,
         };
         seeks.push(Seek { info: info.clone(), conn: conn.clone(), private });
         drop(seeks);
@@ -149,11 +175,12 @@ impl Lobby {
         Ok(())
     }
 
-    /// Takes seek `id` for `conn` (not its own; a rated one needs an account).
-    pub fn take(&self, conn: &Conn, id: &str) -> Result<Seek, Refusal> {
+    /// Takes seek `id` for `conn`, of `standing` in the seek's game and speed (see
+    /// [`may_take`]).
+    pub fn take(&self, conn: &Conn, id: &str, standing: Option<Standing>) -> Result<Seek, Refusal> {
         let mut seeks = lock(&self.seeks);
         let i = seeks.iter().position(|s| s.info.id == id).ok_or_else(|| no_seek(id))?;
-        may_take(&seeks[i].conn.user.id, seeks[i].info.rated, conn)?;
+        may_take(&seeks[i].conn.user.id, &seeks[i].info, conn, standing)?;
         let seek = seeks.remove(i);
         drop(seeks);
         if !seek.private {

@@ -4,7 +4,8 @@
 use crate::cluster::{Cluster, SharedSeek};
 use crate::game::{self, Cmd, GameSpec, SeatSpec};
 use crate::incident;
-use crate::lobby::{Refusal, may_take, no_seek};
+use crate::lobby::{Offer, Refusal, may_take, no_seek};
+use crate::seek_range::{self, Standing};
 use crate::session::{self, UserCtx};
 use crate::state::{App, CONN_QUEUE, Conn, Frame, Out, lock};
 use axum::extract::ws::{Message, WebSocket};
@@ -192,24 +193,39 @@ impl Socket {
         }
     }
 
-    /// Adds a seek (an invite when `private`); with other nodes, the seeker is stored first
-    /// and the seek is made takeable from any node.
-    async fn add_seek(
+    /// This socket's user's standing in `game` at the speed of `clock` (see
+    /// [`seek_range::standing`]).
+    async fn standing(
         &self,
         game: GameKind,
-        options: String,
         clock: TimeControl,
-        rated: bool,
-        private: bool,
-    ) -> Result<SeekInfo, Refusal> {
+    ) -> Result<Option<Standing>, Refusal> {
+        seek_range::standing(&self.app, &self.conn.user, game, clock)
+            .await
+            .map_err(|e| (ErrorCode::Storage, incident::logged("the rating could not be read", e)))
+    }
+
+    /// The standing a taker of `seek` is judged by: read only for a ranged seek.
+    async fn standing_for(&self, seek: &SeekInfo) -> Result<Option<Standing>, Refusal> {
+        if seek.range.is_none() {
+            return Ok(None);
+        }
+        self.standing(seek.game, seek.clock).await
+    }
+
+    /// Adds a seek (an invite when `private`); with other nodes, the seeker is stored first
+    /// and the seek is made takeable from any node.
+    async fn add_seek(&self, offer: Offer, private: bool) -> Result<SeekInfo, Refusal> {
+        // The seeker's rating is shown with the seek and anchors its range.
+        let seeker = self.standing(offer.game, offer.clock).await?;
         let Some(cluster) = self.app.cluster() else {
-            return self.app.lobby.add(&self.conn, game, options, clock, rated, private);
+            return self.app.lobby.add(&self.conn, offer, seeker, private);
         };
         // The taker's node writes the game without this socket's session: store it now.
         session::persist(&self.app, &self.conn.user)
             .await
             .map_err(|e| (ErrorCode::Storage, incident::logged("the seek was not saved", e)))?;
-        let info = self.app.lobby.add(&self.conn, game, options, clock, rated, private)?;
+        let info = self.app.lobby.add(&self.conn, offer, seeker, private)?;
         let shared = SharedSeek { info: info.clone(), user: self.conn.user.info(), private };
         if let Err(e) = cluster.put_seek(&shared).await {
             let _ = self.app.lobby.cancel(&self.conn, &info.id);
@@ -225,7 +241,8 @@ impl Socket {
             (ErrorCode::Storage, incident::logged("the seek could not be taken", e))
         };
         let seek = cluster.peek_seek(id).await.map_err(bus)?.ok_or_else(gone)?;
-        may_take(&seek.user.id, seek.info.rated, &self.conn)?;
+        let standing = self.standing_for(&seek.info).await?;
+        may_take(&seek.user.id, &seek.info, &self.conn, standing)?;
         let seek = cluster.take_seek(id).await.map_err(bus)?.ok_or_else(gone)?;
         self.app.lobby.forget(id);
         Ok(seek)
@@ -271,14 +288,16 @@ impl Socket {
                     t.abort();
                 }
             }
-            ClientMsg::Seek { game, options, clock, rated } => {
-                let seek = self.add_seek(game, options, clock, rated, false).await?;
+            ClientMsg::Seek { game, options, clock, rated, range } => {
+                let offer = Offer { game, options, clock, rated, range };
+                let seek = self.add_seek(offer, false).await?;
                 if self.lobby.is_none() {
                     self.conn.send(&ServerMsg::SeekAdded { seek });
                 }
             }
-            ClientMsg::Invite { game, options, clock, rated } => {
-                let seek = self.add_seek(game, options, clock, rated, true).await?;
+            ClientMsg::Invite { game, options, clock, rated, range } => {
+                let offer = Offer { game, options, clock, rated, range };
+                let seek = self.add_seek(offer, true).await?;
                 let path = format!("/invite/{}", seek.id);
                 self.conn.send(&ServerMsg::InviteCreated { code: seek.id, path });
             }
@@ -301,7 +320,9 @@ impl Socket {
                         (seek.info, them)
                     }
                     None => {
-                        let seek = app.lobby.take(&self.conn, &id)?;
+                        let offered = app.lobby.seek(&id).ok_or_else(|| no_seek(&id))?;
+                        let standing = self.standing_for(&offered).await?;
+                        let seek = app.lobby.take(&self.conn, &id, standing)?;
                         let them = SeatSpec::Human {
                             id: seek.conn.user.id.clone(),
                             name: seek.conn.user.name.clone(),

@@ -199,6 +199,7 @@ async fn start_positions_and_what_an_invite_offers() {
         options: String::new(),
         clock: tc(300_000, 3_000),
         rated: false,
+        range: None,
     })
     .await;
     let code = match c.until("the invite", |m| matches!(m, ServerMsg::InviteCreated { .. })).await {

@@ -59,6 +59,7 @@ async fn invite(addr: SocketAddr) -> (Client, String) {
         options: String::new(),
         clock,
         rated: false,
+        range: None,
     })
     .await;
     match c.until("invite", |m| matches!(m, ServerMsg::InviteCreated { .. })).await {

@@ -115,12 +115,14 @@ async fn long_options_are_refused_everywhere() {
             options: options.clone(),
             clock: tc(60_000, 0),
             rated: false,
+            range: None,
         },
         ClientMsg::Invite {
             game: GameKind::Xiangqi,
             options: options.clone(),
             clock: tc(60_000, 0),
             rated: false,
+            range: None,
         },
         ClientMsg::PlayAi {
             game: GameKind::Xiangqi,
@@ -150,6 +152,7 @@ async fn the_lobby_frame_is_bounded() {
                 options: String::new(),
                 clock: tc(60_000, 0),
                 rated: false,
+                range: None,
             })
             .await;
             if let cannonade_wire::ServerMsg::SeekAdded { seek } = c

@@ -7,9 +7,8 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use cannonade_games::GameKind;
 use cannonade_server::App;
-use cannonade_store::{Finish, RatingRow};
 use cannonade_wire::{ClientMsg, ServerMsg};
-use common::{Client, account, config, server, tc};
+use common::{Client, account, config, rate, server, tc};
 use http_body_util::BodyExt;
 use std::sync::Arc;
 use tower::ServiceExt;
@@ -34,8 +33,14 @@ async fn rated_resignation(
     let (ta, tb) = (account(app, names[0]).await, account(app, names[1]).await);
     let mut a = Client::connect(addr, Some(&ta)).await;
     let mut b = Client::connect(addr, Some(&tb)).await;
-    a.send(ClientMsg::Seek { game: GameKind::Xiangqi, options: String::new(), clock, rated: true })
-        .await;
+    a.send(ClientMsg::Seek {
+        game: GameKind::Xiangqi,
+        options: String::new(),
+        clock,
+        rated: true,
+        range: None,
+    })
+    .await;
     let ServerMsg::SeekAdded { seek } =
         a.until("seek", |m| matches!(m, ServerMsg::SeekAdded { .. })).await
     else {
@@ -131,35 +136,9 @@ async fn leaderboards_leave_out_provisional_players() {
     account(&app, "settled").await;
     account(&app, "newcomer").await;
     account(&app, "rapidist").await;
-    let id = |name: &str| {
-        let app = app.clone();
-        let name = name.to_string();
-        async move { app.store.user_by_name(&name).await.unwrap().unwrap().id }
-    };
-    let rating = |user_id: String, speed: &str, rating: f64, rd: f64| RatingRow {
-        user_id,
-        kind: "xiangqi".into(),
-        speed: speed.into(),
-        rating,
-        rd,
-        volatility: 0.06,
-        games: 30,
-    };
-    // No game row is needed: the finish of an unknown game updates no game, and writes the
-    // ratings.
-    let finish = Finish {
-        game_id: "none".into(),
-        result: "{}".into(),
-        crowd: "{}".into(),
-        export: String::new(),
-        ended_ms: 0,
-        ratings: vec![
-            rating(id("settled").await, "blitz", 1700.0, 60.0),
-            rating(id("newcomer").await, "blitz", 1900.0, 200.0),
-            rating(id("rapidist").await, "rapid", 1800.0, 50.0),
-        ],
-    };
-    app.store.finish(&finish).await.unwrap();
+    rate(&app, "settled", "blitz", 1700.0, 60.0).await;
+    rate(&app, "newcomer", "blitz", 1900.0, 200.0).await;
+    rate(&app, "rapidist", "rapid", 1800.0, 50.0).await;
 
     let (s, board) = get(&app, "/api/leaderboard/xiangqi?speed=blitz").await;
     assert_eq!(s, StatusCode::OK);

@@ -24,6 +24,7 @@ async fn every_bad_message_is_answered_with_an_error_and_the_socket_stays_open()
         options: "repetition=never".into(),
         clock: tc(60_000, 0),
         rated: false,
+        range: None,
     })
     .await;
     assert_eq!(c.error().await.0, ErrorCode::Invalid);
@@ -32,6 +33,7 @@ async fn every_bad_message_is_answered_with_an_error_and_the_socket_stays_open()
         options: String::new(),
         clock: tc(60_000, 0),
         rated: true,
+        range: None,
     })
     .await;
     assert_eq!(c.error().await.0, ErrorCode::Forbidden, "rated games need an account");
@@ -458,6 +460,7 @@ async fn the_lobby_lists_seeks_and_accepting_starts_a_game() {
         options: String::new(),
         clock: tc(300_000, 3_000),
         rated: false,
+        range: None,
     })
     .await;
     let ServerMsg::SeekAdded { seek } =
@@ -487,6 +490,7 @@ async fn a_rated_game_between_accounts_moves_both_glicko_ratings() {
         options: String::new(),
         clock: tc(60_000, 0),
         rated: true,
+        range: None,
     })
     .await;
     let ServerMsg::SeekAdded { seek } =

@@ -1,6 +1,6 @@
 //! Messages from a client to the server.
 
-use crate::common::{OfferKind, TimeControl};
+use crate::common::{OfferKind, RangeRequest, TimeControl};
 use cannonade_games::GameKind;
 use serde::{Deserialize, Serialize};
 
@@ -31,6 +31,10 @@ pub enum ClientMsg {
         /// Rated (accounts only) or casual.
         #[serde(default)]
         rated: bool,
+        /// Only players rated in this range may see and take it (accounts only, timed
+        /// games only); absent: open to all.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        range: Option<RangeRequest>,
     },
     /// Make a private seek reachable only through its invite code (`/invite/CODE`).
     Invite {
@@ -44,6 +48,9 @@ pub enum ClientMsg {
         /// Rated or casual.
         #[serde(default)]
         rated: bool,
+        /// As for `seek`: only players rated in this range may take it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        range: Option<RangeRequest>,
     },
     /// Withdraw one's own seek or invite.
     CancelSeek {

@@ -78,6 +78,39 @@ impl TimeControl {
     }
 }
 
+/// A rating range as a seeker asks for it: within `around` points of the seeker's own
+/// rating (in the seek's game and speed), and/or between `min` and `max`. The server turns
+/// it into a [`RatingRange`] when the seek is made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RangeRequest {
+    /// At most this many points from the seeker's rating, either way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub around: Option<u32>,
+    /// The lowest rating that may take the seek.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<u32>,
+    /// The highest rating that may take the seek.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<u32>,
+}
+
+/// The ratings that may see and take a seek, both ends included, as the server settled it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RatingRange {
+    /// The lowest rating.
+    pub min: u32,
+    /// The highest rating.
+    pub max: u32,
+}
+
+impl RatingRange {
+    /// Whether `rating` lies in the range.
+    pub fn admits(self, rating: i64) -> bool {
+        i64::from(self.min) <= rating && rating <= i64::from(self.max)
+    }
+}
+
 /// The clocks as the server measures them at the moment the message is made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClockState {
@@ -144,7 +177,7 @@ pub struct PlayerInfo {
 }
 
 /// For `skip_serializing_if`: a `false` flag is left out of the JSON.
-fn is_false(b: &bool) -> bool {
+pub(crate) fn is_false(b: &bool) -> bool {
     !*b
 }
 

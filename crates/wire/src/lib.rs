@@ -32,7 +32,7 @@ mod session_cookie;
 pub use client::ClientMsg;
 pub use common::{
     ClockState, CrowdRecord, CrowdSide, ErrorCode, GameResult, LegalMove, MoveInfo, OfferKind,
-    PlayerInfo, Role, Room, Seat, TimeControl, UserInfo,
+    PlayerInfo, RangeRequest, RatingRange, Role, Room, Seat, TimeControl, UserInfo,
 };
 pub use event::GameEvent;
 pub use geometry::{Geometry, Layout, LegendPiece, PieceInfo, Region, River};

@@ -2,7 +2,7 @@
 
 use crate::common::{
     ClockState, CrowdRecord, ErrorCode, GameResult, LegalMove, MoveInfo, OfferKind, PlayerInfo,
-    Role, Room, Seat, TimeControl, UserInfo,
+    RatingRange, Role, Room, Seat, TimeControl, UserInfo,
 };
 use crate::event::GameEvent;
 use crate::geometry::Geometry;
@@ -25,6 +25,17 @@ pub struct SeekInfo {
     pub clock: TimeControl,
     /// Rated or casual.
     pub rated: bool,
+    /// The seeker's rating in this game and speed (1500 for an account not yet rated
+    /// there); absent for an anonymous seeker or an untimed seek.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<i32>,
+    /// The seeker's rating is provisional (shown with `?`). Left out when not.
+    #[serde(default, skip_serializing_if = "crate::common::is_false")]
+    pub provisional: bool,
+    /// Only players rated in this range (in the seek's game and speed) see and may take
+    /// the seek; absent for a seek open to all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<RatingRange>,
 }
 
 /// How a rated game moved its players' ratings, sent with its end.

@@ -2,11 +2,13 @@
 
 import { Net, socketUrl } from './net.js';
 import { GameView } from './game.js';
-import { h, GAMES, gameName, pastGames, prefs, savePrefs, applyTheme, reasonText, profileLink } from './ui.js';
+import { h, GAMES, gameName, pastGames, prefs, savePrefs, applyTheme, reasonText, profileLink, clockText } from './ui.js';
+import { lobbyScreen, optionsText } from './lobby.js';
 import { profileScreen, leaderboardScreen } from './profile.js';
 import { muted, setMuted, play, played } from './sound.js';
 import { t, LANGS, lang, setLang, translateDom, loadLang } from './i18n.js';
 import { accountControl } from './account.js';
+import { yourTurn } from './turns.js';
 
 /** @typedef {import('./types.js').ServerMsg} ServerMsg */
 /** @typedef {import('./types.js').GameKind} GameKind */
@@ -141,11 +143,6 @@ function toast(text) {
 /** @type {() => void} */
 let refreshLobby = () => {};
 
-/** @param {{initial_ms: number, increment_ms: number}} c */
-function clockText(c) {
-  return c.initial_ms ? t('clock.minutes', { m: c.initial_ms / 60000, s: c.increment_ms / 1000 }) : t('clock.none');
-}
-
 // ---- screens ------------------------------------------------------------------------------
 
 function home() {
@@ -233,39 +230,6 @@ function copyButton(input) {
     b.textContent = t('lobby.copied');
   });
   return b;
-}
-
-function lobbyScreen() {
-  const stop = net.follow(() => [{ t: 'lobby_subscribe' }]);
-  const box = h('section', { class: 'lobby' });
-  main.replaceChildren(box);
-  refreshLobby = () => {
-    const me = net.user?.name;
-    const rows = lobby.seeks.map((s) => {
-      const mine = s.by === me || mySeeks.has(s.id);
-      const b = h('button', { type: 'button', 'data-seek': s.id }, mine ? t('lobby.cancel') : t('lobby.play'));
-      b.addEventListener('click', () => net.send(mine ? { t: 'cancel_seek', id: s.id } : { t: 'accept_seek', id: s.id }));
-      return h('li', { class: mine ? 'mine' : '' }, `${gameName(s.game)} · `, profileLink(s.by), ` · ${clockText(s.clock)} · ${t(s.rated ? 'game.rated' : 'game.casual')} `, b);
-    });
-    let invite = /** @type {Node|string} */ ('');
-    if (inviteLink) {
-      const input = /** @type {HTMLInputElement} */ (h('input', { readonly: '', value: inviteLink, id: 'invite-link', 'aria-label': t('lobby.invite_link') }));
-      invite = h('p', { class: 'invite' }, t('lobby.send_link') + ' ', input, ' ', copyButton(input));
-    }
-    box.replaceChildren(
-      h('h2', {}, t('nav.lobby')), invite,
-      rows.length ? h('ul', { class: 'seeks' }, ...rows) : h('p', {}, t('lobby.no_seeks')),
-      h('p', {}, t('lobby.live', { n: lobby.live }) + ' — ', h('a', { href: '#/live' }, t('lobby.watch'))),
-    );
-  };
-  refreshLobby();
-  return {
-    destroy() {
-      stop();
-      net.send({ t: 'lobby_unsubscribe' });
-      refreshLobby = () => {};
-    },
-  };
 }
 
 function liveScreen() {
@@ -367,7 +331,7 @@ function inviteScreen(code) {
         h('dt', {}, t('home.game')), h('dd', { 'data-detail': 'game' }, gameName(s.game)),
         h('dt', {}, t('home.clock')), h('dd', { 'data-detail': 'clock' }, clockText(s.clock)),
         h('dt', {}, t('invite.mode')), h('dd', { 'data-detail': 'rated' }, t(s.rated ? 'game.rated' : 'game.casual')),
-        h('dt', {}, t('invite.options')), h('dd', { 'data-detail': 'options' }, s.options || t('invite.default_options')),
+        h('dt', {}, t('invite.options')), h('dd', { 'data-detail': 'options' }, optionsText(s.game, s.options)),
       );
     })
     .catch(() => {
@@ -404,7 +368,11 @@ function route() {
   } else if (invite && hash === '/') screen = inviteScreen(invite[1]);
   else if (profile && hash === '/') screen = profileScreen(main, decodeName(profile[1]));
   else if (hash === '/leaderboard') screen = leaderboardScreen(main);
-  else if (hash === '/lobby') screen = lobbyScreen();
+  else if (hash === '/lobby') {
+    const view = lobbyScreen(main, net, lobby, mySeeks, () => inviteLink, copyButton, toast);
+    refreshLobby = view.refresh;
+    screen = { destroy: () => { view.destroy(); refreshLobby = () => {}; } };
+  }
   else if (hash === '/live') screen = liveScreen();
   else if (hash === '/past') screen = pastScreen();
   else screen = home();
@@ -415,6 +383,7 @@ applyTheme();
 translateDom();
 settings();
 accountControl(/** @type {HTMLElement} */ (document.getElementById('account')), net);
+yourTurn(/** @type {HTMLElement} */ (document.getElementById('your-turn')), net);
 renderConn();
 renderMute();
 route();

@@ -100,7 +100,12 @@
  *   | {e: 'ended', result: GameResult, clock: ClockState, seed?: string, crowd: CrowdRecord}
  *   | {e: 'rematch', game: string}} GameEvent
  */
-/** @typedef {{id: string, by: string, game: GameKind, options: string, clock: TimeControl, rated: boolean}} SeekInfo */
+/** @typedef {{min: number, max: number}} RatingRange */
+/**
+ * A seek: `rating` the seeker's in its game and speed (absent: anonymous or untimed),
+ * `range` the ratings that may take it (absent: anyone).
+ * @typedef {{id: string, by: string, game: GameKind, options: string, clock: TimeControl, rated: boolean, rating?: number, provisional?: boolean, range?: RatingRange}} SeekInfo
+ */
 /** @typedef {{id: string, game: GameKind, players: [string, string], moves: number, spectators: number}} GameSummary */
 /**
  * @typedef {{t: 'welcome', protocol: number, user: UserInfo, games: GameKind[]}

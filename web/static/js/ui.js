@@ -166,6 +166,22 @@ export function ratingText(r) {
 /** The speed categories, fastest first, as the server names them. */
 export const SPEEDS = /** @type {const} */ (['bullet', 'blitz', 'rapid', 'classical']);
 
+/**
+ * The speed category of a clock, as the server's `Speed::of` counts it: the initial time
+ * and 40 increments; `null` for an untimed game.
+ * @param {{initial_ms: number, increment_ms: number}} c
+ */
+export function speedOf(c) {
+  if (!c.initial_ms && !c.increment_ms) return null;
+  const minutes = (c.initial_ms + 40 * c.increment_ms) / 60000;
+  return minutes < 3 ? 'bullet' : minutes < 8 ? 'blitz' : minutes < 25 ? 'rapid' : 'classical';
+}
+
+/** A clock as people read it. @param {{initial_ms: number, increment_ms: number}} c */
+export function clockText(c) {
+  return c.initial_ms ? t('clock.minutes', { m: c.initial_ms / 60000, s: c.increment_ms / 1000 }) : t('clock.none');
+}
+
 /** A speed category's name in the page's language. @param {string} speed */
 export function speedName(speed) {
   const names = { bullet: t('speed.bullet'), blitz: t('speed.blitz'), rapid: t('speed.rapid'), classical: t('speed.classical') };

@@ -14,6 +14,7 @@ pub mod room;
 mod shell;
 mod stored;
 pub mod view;
+mod your_turn;
 
 use crate::ids;
 use crate::incident;
@@ -21,16 +22,18 @@ use crate::lobby::{Refusal, check_settings};
 use crate::session::{self, UserCtx};
 use crate::state::{App, Conn, lock};
 use cannonade_banqi::DealSeed;
+use cannonade_core::Side;
 use cannonade_games::{AnyGame, AnyMove, GameKind};
 use cannonade_store::{EventRow, GameRow};
 use cannonade_wire::{ClientMsg, ErrorCode, Role, ServerMsg, TimeControl};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 pub use view::{Audience, SocketScore, with_score};
 
 pub use dealer::Dealer;
+pub use your_turn::{YourTurn, your_turn};
 
 /// What a game shows in the lobby, updated by its actor.
 #[derive(Debug)]
@@ -50,6 +53,11 @@ pub struct Summary {
     /// The user playing alone (against the engine, or both seats in hot seat): such games
     /// count against [`crate::limits::Limits::solo_games_per_user`].
     pub solo: Option<String>,
+    /// The users in the seats, first seat first (`None`: the engine).
+    pub users: [Option<String>; 2],
+    /// The seat to move while the game runs: 0 none, 1 first, 2 second (the "your turn"
+    /// list reads it without asking the actor).
+    pub to_move: AtomicU8,
 }
 
 impl Summary {
@@ -63,7 +71,31 @@ impl Summary {
             over: Default::default(),
             relayed,
             solo: None,
+            users: [None, None],
+            to_move: Default::default(),
         }
+    }
+
+    /// Records the seat to move (`None`: nobody, or the game is over).
+    pub fn set_to_move(&self, side: Option<Side>) {
+        let n = match side {
+            None => 0,
+            Some(Side::First) => 1,
+            Some(Side::Second) => 2,
+        };
+        self.to_move.store(n, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The seat `user` holds if it is that seat's move; `None` in a game `user` plays on
+    /// both seats (hot seat: the turn is always theirs).
+    pub(crate) fn user_to_move(&self, user: &str) -> Option<Side> {
+        let side = match self.to_move.load(std::sync::atomic::Ordering::Relaxed) {
+            1 => Side::First,
+            2 => Side::Second,
+            _ => return None,
+        };
+        let seated = |i: usize| self.users[i].as_deref() == Some(user);
+        (seated(side.index()) && !seated(side.opponent().index())).then_some(side)
     }
 }
 

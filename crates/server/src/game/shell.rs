@@ -229,9 +229,14 @@ impl Shell {
         }
         let names = [row.names[0].clone(), row.names[1].clone()];
         let solo = super::solo_player(&row.users, &row.ai);
-        let summary = Arc::new(Summary { solo, ..Summary::new(kind, names, false) });
+        let summary = Arc::new(Summary {
+            solo,
+            users: row.users.clone(),
+            ..Summary::new(kind, names, false)
+        });
         summary.moves.store(room.moves().len() as u32, Relaxed);
         summary.over.store(room.result().is_some(), Relaxed);
+        summary.set_to_move(room.to_move());
         let offline_since =
             std::array::from_fn(|i| room.setup().players[i].ai.is_none().then_some(now));
         let mut shell = Shell {
@@ -601,6 +606,7 @@ impl Shell {
         let frame = view::event_frame(&self.room, event);
         self.events.push(frame.clone());
         self.summary.moves.store(self.room.moves().len() as u32, Relaxed);
+        self.summary.set_to_move(self.room.to_move());
         match event {
             StoredEvent::Moved { .. } => {
                 self.tally_dirty = false;

@@ -224,7 +224,14 @@ pub async fn pair(
 ) -> (Client, Client, String) {
     let mut a = Client::connect(addr, None).await;
     let mut b = Client::connect(addr, None).await;
-    a.send(ClientMsg::Invite { game: kind, options: String::new(), clock, rated: false }).await;
+    a.send(ClientMsg::Invite {
+        game: kind,
+        options: String::new(),
+        clock,
+        rated: false,
+        range: None,
+    })
+    .await;
     let code = match a.until("invite", |m| matches!(m, ServerMsg::InviteCreated { .. })).await {
         ServerMsg::InviteCreated { code, .. } => code,
         _ => unreachable!(),
@@ -280,4 +287,29 @@ pub async fn account(app: &Arc<App>, name: &str) -> String {
     assert_eq!(status, axum::http::StatusCode::OK, "{text}");
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     v["token"].as_str().unwrap().to_string()
+}
+
+/// Gives the user `name` the Xiangqi rating `rating` (deviation `rd`) at `speed`, as if
+/// after 30 rated games. No game row is needed: the finish of an unknown game updates no
+/// game, and writes the ratings.
+pub async fn rate(app: &Arc<App>, name: &str, speed: &str, rating: f64, rd: f64) {
+    let user_id = app.store.user_by_name(name).await.unwrap().unwrap().id;
+    let row = cannonade_store::RatingRow {
+        user_id,
+        kind: "xiangqi".into(),
+        speed: speed.into(),
+        rating,
+        rd,
+        volatility: 0.06,
+        games: 30,
+    };
+    let finish = cannonade_store::Finish {
+        game_id: "none".into(),
+        result: "{}".into(),
+        crowd: "{}".into(),
+        export: String::new(),
+        ended_ms: 0,
+        ratings: vec![row],
+    };
+    app.store.finish(&finish).await.unwrap();
 }
