@@ -227,4 +227,7 @@ export async function registerIn(page, url, name) {
   await page.fill('#account-password', 'correct horse');
   await page.locator('#account-form button[type="submit"]').click();
   await page.locator('#account-btn', { hasText: new RegExp(`^${name}$`) }).waitFor();
+  // Signing in ends the anonymous session without telling the player it ended.
+  const toasts = await page.locator('.toast').allTextContents();
+  if (toasts.some((text) => text.includes('ended'))) throw new Error(`registering showed ${toasts}`);
 }

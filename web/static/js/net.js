@@ -44,6 +44,9 @@ export class Net {
     this.closedByUs = false;
     /** @type {WebSocket|null} a socket let go of by `detach`, closed by `renew` */
     this.detached = null;
+    /** a login or registration is on its way: it ends this socket's anonymous session, and
+     * the "session ended" that the socket may hear before the answer is not news */
+    this.signingIn = false;
   }
 
   connect() {
@@ -65,6 +68,7 @@ export class Net {
         console.warn('unreadable frame', ev.data);
         return;
       }
+      if (this.signingIn && msg.t === 'error' && msg.code === 'forbidden' && !msg.game) return;
       if (msg.t === 'welcome') {
         this.user = msg.user;
         this.setStatus('open');
