@@ -138,6 +138,9 @@ struct Relay {
     subs: Arc<Mutex<Subs>>,
     summary: Arc<Summary>,
     me: mpsc::UnboundedSender<RelayMsg>,
+    /// The owner's lease was found free: look again at this moment before taking it (the
+    /// relay forwards meanwhile).
+    second_look: Option<Instant>,
 }
 
 /// Starts relaying `row`'s game owned by `owner` and registers it (an existing handle of the
@@ -166,6 +169,7 @@ pub fn start(app: &Arc<App>, cluster: &Arc<Cluster>, row: GameRow, owner: String
         subs,
         summary,
         me: bus_tx,
+        second_look: None,
     };
     tokio::spawn(relay.run(rx, bus_rx));
     handle
@@ -261,16 +265,22 @@ impl Relay {
                 },
                 msg = bus.recv() => match msg {
                     Some(RelayMsg::Dropped(conn)) => self.leave_owner(conn),
-                    Some(RelayMsg::Recheck) => if self.check().await { return },
+                    Some(RelayMsg::Recheck) => if self.check(false).await { return },
                     Some(RelayMsg::Resync) => self.ask_all(true),
                     Some(RelayMsg::Recount(owner)) => self.recount(&owner),
                     None => break,
                 },
                 _ = check.tick() => {
-                    if self.check().await {
+                    if self.check(false).await {
                         return;
                     }
                     self.ask_unanswered(every);
+                }
+                _ = sleep(self.second_look) => {
+                    self.second_look = None;
+                    if self.check(true).await {
+                        return;
+                    }
                 }
                 _ = sleep(idle_end) => break,
             }
@@ -333,20 +343,23 @@ impl Relay {
     }
 
     /// Looks at the owner's lease. When it has run out, takes the game over: `true` then,
-    /// and this relay ends (its sockets now follow the local actor).
-    async fn check(&mut self) -> bool {
+    /// and this relay ends (its sockets now follow the local actor). A free lease is taken
+    /// only at the `second` look.
+    async fn check(&mut self, second: bool) -> bool {
         let key = lease_key(&self.game);
-        let mut found = self.cluster.bus.get(&key).await;
-        if let Ok(None) = found {
+        let holder = match self.cluster.bus.get(&key).await {
+            Ok(Some(h)) => h,
             // Free: its owner died, or Redis restarted empty and forgot every lease. A live
             // owner takes its leases again at its next renewal (a third of their life); had
             // this node taken it first, the two would both run the game for a moment, and a
             // move the old owner committed meanwhile would be missing from this node's copy.
-            tokio::time::sleep(self.cluster.lease / 3 + RENEWAL_SLACK).await;
-            found = self.cluster.bus.get(&key).await;
-        }
-        let holder = match found {
-            Ok(Some(h)) => h,
+            // So the first look only sets a second one, a renewal later; the relay goes on
+            // forwarding meanwhile.
+            Ok(None) if !second => {
+                let at = Instant::now() + self.cluster.lease / 3 + RENEWAL_SLACK;
+                self.second_look.get_or_insert(at);
+                return false;
+            }
             Ok(None) => {
                 match self.cluster.bus.lease(&key, &self.cluster.node, self.cluster.lease).await {
                     Ok(h) => h,
@@ -361,6 +374,7 @@ impl Relay {
                 return false;
             }
         };
+        self.second_look = None;
         if holder == self.owner {
             return false;
         }
