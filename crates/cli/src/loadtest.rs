@@ -921,6 +921,18 @@ struct BotPlay {
     seated: Option<oneshot::Sender<()>>,
     permit: Option<tokio::sync::SemaphorePermit<'static>>,
     ids: Option<watch::Sender<Option<String>>>,
+    /// Set when the opponent is the engine: the bot measures its replies, and starts a new
+    /// game at the same level when one ends (so the load stays the same).
+    engine: Option<EngineOpponent>,
+}
+
+/// The engine as a bot's opponent.
+struct EngineOpponent {
+    level: u8,
+    /// The message that starts a game against it.
+    start: ClientMsg,
+    /// When the bot's last move went out, until the engine answers it.
+    sent: Option<Instant>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -962,42 +974,67 @@ async fn bot(
         let code = accept.await?;
         send(&mut ws, &ClientMsg::AcceptSeek { id: code }).await?;
     }
-    let mut play = BotPlay {
-        pair: n / 2,
-        game: String::new(),
-        me: Role::Spectator,
-        choice: None,
-        ply: 0,
-        move_at: None,
-        end: end_of(&ready),
-        rng: Rng(0x9E37_79B9_7F4A_7C15 ^ (n as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D)),
-        think,
-        seated: Some(seated),
-        permit,
-        ids,
-    };
-    loop {
-        match play.play(&mut ws, &shared, &mut ready).await {
-            Ok(()) => break,
-            Err(_) if recovers(&route, play.end) => {
-                ws = route.reconnect(n, &token, play.end.map(|end| end + DRAIN)).await?;
-                shared.reconnects.fetch_add(1, Relaxed);
-                // The snapshot that answers says where the game is now.
-                play.choice = None;
-                play.move_at = None;
-                if !play.game.is_empty() {
-                    let watch = ClientMsg::Watch { game: play.game.clone(), since: None };
-                    send(&mut ws, &watch).await?;
-                }
-            }
-            Err(e) => return Err(e),
-        }
-    }
-    let _ = ws.close(None).await;
-    Ok(())
+    let mut play = BotPlay::new(n, end_of(&ready), think, seated);
+    (play.permit, play.ids) = (permit, ids);
+    play.run(ws, &token, n, &route, &shared, &mut ready).await
 }
 
 impl BotPlay {
+    /// Bot `n`'s play before its game starts: the run ends at `end` (if known yet), it
+    /// thinks about `think` ms a move, and tells `seated` when it has its seat.
+    fn new(n: usize, end: Option<Instant>, think: u64, seated: oneshot::Sender<()>) -> BotPlay {
+        BotPlay {
+            pair: n / 2,
+            game: String::new(),
+            me: Role::Spectator,
+            choice: None,
+            ply: 0,
+            move_at: None,
+            end,
+            rng: Rng(0x9E37_79B9_7F4A_7C15 ^ (n as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D)),
+            think,
+            seated: Some(seated),
+            permit: None,
+            ids: None,
+            engine: None,
+        }
+    }
+
+    /// Plays on `ws` (of the session `token`) until the run is over, connecting again on
+    /// `route` when the socket fails and the run says so.
+    async fn run(
+        &mut self,
+        mut ws: Ws,
+        token: &str,
+        n: usize,
+        route: &Route,
+        shared: &Shared,
+        ready: &mut watch::Receiver<Option<Instant>>,
+    ) -> Result<()> {
+        loop {
+            match self.play(&mut ws, shared, ready).await {
+                Ok(()) => break,
+                Err(_) if recovers(route, self.end) => {
+                    ws = route.reconnect(n, token, self.end.map(|end| end + DRAIN)).await?;
+                    shared.reconnects.fetch_add(1, Relaxed);
+                    // The snapshot that answers says where the game is now.
+                    self.choice = None;
+                    self.move_at = None;
+                    if let Some(engine) = &mut self.engine {
+                        engine.sent = None;
+                    }
+                    if !self.game.is_empty() {
+                        let watch = ClientMsg::Watch { game: self.game.clone(), since: None };
+                        send(&mut ws, &watch).await?;
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        let _ = ws.close(None).await;
+        Ok(())
+    }
+
     /// Plays on `ws` until the run is over (`Ok`) or the socket fails (`Err`).
     async fn play(
         &mut self,
@@ -1011,7 +1048,10 @@ impl BotPlay {
                 _ = wait(self.move_at) => {
                     self.move_at = None;
                     if let Some(mv) = self.choice.take().filter(|_| running(self.end)) {
-                        shared.sent.lock().unwrap_or_else(|e| e.into_inner()).insert(self.game.clone(), (self.ply, Instant::now()));
+                        match &mut self.engine {
+                            Some(engine) => engine.sent = Some(Instant::now()),
+                            None => { shared.sent.lock().unwrap_or_else(|e| e.into_inner()).insert(self.game.clone(), (self.ply, Instant::now())); }
+                        }
                         send(ws, &ClientMsg::Move { game: self.game.clone(), ply: self.ply, mv }).await?;
                     }
                     continue;
@@ -1023,8 +1063,13 @@ impl BotPlay {
             let msg = match msg {
                 BotFrame::Moved { game: g, ply: p, seat, mv, pick } => {
                     if g == self.game {
-                        shared.told(&self.game, self.pair, p, &mv, now);
-                        if !self.me.holds(seat) {
+                        if self.engine.is_none() {
+                            shared.told(&self.game, self.pair, p, &mv, now);
+                        }
+                        if let Some(engine) = self.engine.as_mut().filter(|_| !self.me.holds(seat))
+                        {
+                            engine.answered(shared, now);
+                        } else if !self.me.holds(seat) {
                             if let Some((us, sent)) = shared.latency(&self.game, p, now) {
                                 shared.opponent.lock().unwrap_or_else(|e| e.into_inner()).push(us);
                                 let mut at =
@@ -1065,7 +1110,10 @@ impl BotPlay {
                     GameEvent::Ended { .. } => {
                         self.choice = None;
                         self.move_at = None;
-                        if self.me == Role::First {
+                        if let Some(engine) = &mut self.engine {
+                            engine.sent = None;
+                            send(ws, &engine.start).await?;
+                        } else if self.me == Role::First {
                             let offer = ClientMsg::Offer {
                                 game: self.game.clone(),
                                 kind: OfferKind::Rematch,
@@ -1260,6 +1308,20 @@ impl Watching {
     }
 }
 
+impl EngineOpponent {
+    /// The engine answered the bot's move `now`: its reply time counts if the move went out
+    /// during the measured run.
+    fn answered(&mut self, shared: &Shared, now: Instant) {
+        let measured =
+            shared.from.get().is_some_and(|from| self.sent.is_some_and(|at| at >= *from));
+        if let Some(at) = self.sent.take().filter(|_| measured) {
+            let us = now.saturating_duration_since(at).as_micros() as u32;
+            let mut ai = shared.ai.lock().unwrap_or_else(|e| e.into_inner());
+            ai.entry(self.level).or_default().push(us);
+        }
+    }
+}
+
 /// A bot playing the engine at `level`: random legal moves after a think, and the time from
 /// each move sent to the engine's answer measured during the run.
 #[allow(clippy::too_many_arguments)]
@@ -1273,7 +1335,7 @@ async fn ai_player(
     mut ready: watch::Receiver<Option<Instant>>,
     think: u64,
 ) -> Result<()> {
-    let (mut ws, _) = route.open(n, &shared).await?;
+    let (mut ws, token) = route.open(n, &shared).await?;
     let clock = TimeControl { initial_ms: 3_600_000, increment_ms: 0 };
     let start = ClientMsg::PlayAi {
         game: kind,
@@ -1283,87 +1345,9 @@ async fn ai_player(
         seat: Some(Seat::First),
     };
     send(&mut ws, &start).await?;
-    let mut seated = Some(seated);
-    let mut rng = Rng(0x2545_F491_4F6C_DD1D ^ (n as u64 + 3).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let (mut game, mut me) = (String::new(), Role::Spectator);
-    let mut choice: Option<String> = None;
-    let mut ply = 0u32;
-    let mut move_at: Option<Instant> = None;
-    let mut sent: Option<Instant> = None;
-    let mut end = end_of(&ready);
-    loop {
-        let msg = tokio::select! {
-            m = bot_frame(&mut ws, &mut rng) => match m? { Some(m) => m, None => bail!("the server closed the socket") },
-            _ = wait(move_at) => {
-                move_at = None;
-                if let Some(mv) = choice.take().filter(|_| running(end)) {
-                    sent = Some(Instant::now());
-                    send(&mut ws, &ClientMsg::Move { game: game.clone(), ply, mv }).await?;
-                }
-                continue;
-            }
-            _ = wait(end.map(|end| end + DRAIN)) => break,
-            r = ready.changed(), if end.is_none() => { r?; end = end_of(&ready); continue; }
-        };
-        let now = Instant::now();
-        let mut think_then = |pick: Option<String>, at: u32, rng: &mut Rng| {
-            choice = pick;
-            if choice.is_some() {
-                ply = at;
-                move_at = Some(now + Duration::from_millis(think / 2 + rng.below(think.max(1))));
-            }
-        };
-        match msg {
-            BotFrame::Moved { game: g, ply: p, seat, pick, .. } if g == game => {
-                if me.holds(seat) {
-                    shared.moves.fetch_add(1, Relaxed);
-                } else {
-                    let measured =
-                        shared.from.get().is_some_and(|from| sent.is_some_and(|at| at >= *from));
-                    if let Some(at) = sent.take().filter(|_| measured) {
-                        let us = now.saturating_duration_since(at).as_micros() as u32;
-                        shared
-                            .ai
-                            .lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .entry(level)
-                            .or_default()
-                            .push(us);
-                    }
-                }
-                think_then(pick, p + 1, &mut rng);
-            }
-            BotFrame::Moved { .. } => {}
-            BotFrame::Other(msg) => match *msg {
-                ServerMsg::GameStarted { game: g, .. } => {
-                    game = g;
-                    send(&mut ws, &ClientMsg::Watch { game: game.clone(), since: None }).await?;
-                }
-                ServerMsg::Snapshot(s) => {
-                    me = s.you;
-                    if let Some(s) = seated.take() {
-                        let _ = s.send(());
-                    }
-                    let pick = s
-                        .legal
-                        .filter(|l| !l.is_empty())
-                        .map(|l| l[rng.below(l.len() as u64) as usize].mv.clone());
-                    think_then(pick, s.moves.len() as u32, &mut rng);
-                }
-                ServerMsg::Event { game: g, event: GameEvent::Ended { .. }, .. } if g == game => {
-                    // A new game at the same level, so the load stays the same.
-                    (choice, move_at, sent) = (None, None, None);
-                    send(&mut ws, &start).await?;
-                }
-                ServerMsg::Error { code, message, .. } => {
-                    shared.error(format!("{code:?}: {message}"))
-                }
-                _ => {}
-            },
-        }
-    }
-    let _ = ws.close(None).await;
-    Ok(())
+    let mut play = BotPlay::new(n, end_of(&ready), think, seated);
+    play.engine = Some(EngineOpponent { level, start, sent: None });
+    play.run(ws, &token, n, &route, &shared, &mut ready).await
 }
 
 #[cfg(test)]
