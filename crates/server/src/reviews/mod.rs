@@ -15,6 +15,8 @@ use cannonade_engine::review::{ReviewOptions, Reviewer, default_depth};
 use cannonade_games::AnyRecord;
 use cannonade_store::ReviewRow;
 use queue::{Added, Pending, ReviewQueue, TooMany};
+use serde::Serialize;
+use serde_json::value::RawValue;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
@@ -25,13 +27,23 @@ pub struct Reviews {
 }
 
 /// Where a game's review is, as `GET /api/game/{id}/review` answers.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum Status {
-    /// Stored: the review's JSON.
-    Done(String),
+    /// Stored: the review's JSON (checked to be JSON when read from the store).
+    Done(Box<RawValue>),
     /// Pending.
     Pending(Pending),
     /// The game has none (it is live, or finished and never reviewed).
+    None,
+}
+
+/// A [`Status`] as the client reads it.
+#[derive(Serialize)]
+#[serde(tag = "state", rename_all = "lowercase")]
+enum Answer<'a> {
+    Done { review: &'a RawValue },
+    Queued { position: usize },
+    Running,
     None,
 }
 
@@ -39,14 +51,14 @@ impl Status {
     /// The answer's JSON: `{"state":"done","review":{…}}`, `{"state":"queued","position":n}`,
     /// `{"state":"running"}` or `{"state":"none"}`.
     pub fn to_json(&self) -> String {
-        match self {
-            Status::Done(review) => format!("{{\"state\":\"done\",\"review\":{review}}}"),
-            Status::Pending(Pending::Queued { position }) => {
-                format!("{{\"state\":\"queued\",\"position\":{position}}}")
-            }
-            Status::Pending(Pending::Running) => "{\"state\":\"running\"}".into(),
-            Status::None => "{\"state\":\"none\"}".into(),
-        }
+        let answer = match self {
+            Status::Done(review) => Answer::Done { review },
+            Status::Pending(Pending::Queued { position }) => Answer::Queued { position: *position },
+            Status::Pending(Pending::Running) => Answer::Running,
+            Status::None => Answer::None,
+        };
+        // A tagged enum of plain fields and JSON already checked always serializes.
+        serde_json::to_string(&answer).unwrap_or_default()
     }
 }
 
@@ -71,7 +83,8 @@ impl Reviews {
             return Ok(Some(Status::Pending(p)));
         }
         if let Some(row) = app.store.review(game).await.map_err(|e| e.to_string())? {
-            return Ok(Some(Status::Done(row.body)));
+            let review = RawValue::from_string(row.body).map_err(|e| e.to_string())?;
+            return Ok(Some(Status::Done(review)));
         }
         Ok(app.store.game(game).await.map_err(|e| e.to_string())?.map(|_| Status::None))
     }
