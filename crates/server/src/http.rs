@@ -551,7 +551,7 @@ fn account_refused(e: AccountError) -> Response {
 async fn end_anonymous(app: &App, headers: &HeaderMap, jar: &CookieJar) {
     if let Ok(Some(user)) = request_session(app, headers, jar).await
         && !user.account
-        && let Err(e) = session::end(app, &user, user.session_id()).await
+        && let Err(e) = session::replace(app, &user).await
     {
         tracing::warn!("an anonymous session replaced by a login stays: {e}");
     }

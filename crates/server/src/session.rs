@@ -6,7 +6,7 @@ use crate::ids::{self, NoRandom};
 use crate::limits::TooSoon;
 use crate::state::{App, lock};
 use cannonade_store::{NewPlayer, SessionRow, StoreError, User};
-use cannonade_wire::UserInfo;
+use cannonade_wire::{ErrorCode, UserInfo};
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -29,6 +29,8 @@ pub struct UserCtx {
     checked_ms: AtomicI64,
     /// Wakes this session's idle sockets when it ends ([`close_ended`]).
     pub(crate) ended: tokio::sync::Notify,
+    /// The session ended because a login or registration replaced it.
+    replaced: AtomicBool,
 }
 
 impl UserCtx {
@@ -49,6 +51,18 @@ impl UserCtx {
             last_ms: AtomicI64::new(now),
             checked_ms: AtomicI64::new(now),
             ended: tokio::sync::Notify::new(),
+            replaced: AtomicBool::new(false),
+        }
+    }
+
+    /// Why a socket of this session closes once the session has ended: a login or
+    /// registration replaced it, or it was ended (logout, the session list, a new password,
+    /// expiry).
+    pub fn end_notice(&self) -> (ErrorCode, &'static str) {
+        if self.replaced.load(Ordering::Relaxed) {
+            (ErrorCode::SessionReplaced, "this session was replaced by a login")
+        } else {
+            (ErrorCode::Forbidden, "this session has ended: log in again")
         }
     }
 
@@ -188,9 +202,25 @@ pub(crate) async fn open(app: &App, user: User) -> Result<(String, Arc<UserCtx>)
 /// Ends `user`'s session `session_id` (a token hash): `false` when they have none by that
 /// id. Its sockets on this node close at their next message.
 pub async fn end(app: &App, user: &UserCtx, session_id: &str) -> Result<bool, StoreError> {
+    end_as(app, user, session_id, Ended::One(session_id.to_string())).await
+}
+
+/// Ends `user`'s anonymous session, replaced by a login or registration: as [`end`], and
+/// its sockets say so as they close.
+pub async fn replace(app: &App, user: &UserCtx) -> Result<bool, StoreError> {
+    let id = user.session_id();
+    end_as(app, user, id, Ended::Replaced(id.to_string())).await
+}
+
+async fn end_as(
+    app: &App,
+    user: &UserCtx,
+    session_id: &str,
+    ended: Ended,
+) -> Result<bool, StoreError> {
     let mine = lock(&app.sessions).get(session_id).is_some_and(|c| c.id == user.id);
     if mine {
-        close_ended(app, &user.id, &Ended::One(session_id.to_string()));
+        close_ended(app, &user.id, &ended);
     }
     if !is_saved(user) {
         return Ok(mine);
@@ -199,7 +229,7 @@ pub async fn end(app: &App, user: &UserCtx, session_id: &str) -> Result<bool, St
     let stored =
         app.writer.exec(move |store| async move { store.delete_session(&uid, &h).await }).await?;
     if stored && let Some(cluster) = app.cluster() {
-        cluster.sessions_ended(&user.id, Ended::One(session_id.to_string()));
+        cluster.sessions_ended(&user.id, ended);
     }
     Ok(mine || stored)
 }
@@ -210,6 +240,8 @@ pub async fn end(app: &App, user: &UserCtx, session_id: &str) -> Result<bool, St
 pub enum Ended {
     /// The session of this token hash (a logout, the session list).
     One(String),
+    /// The anonymous session of this token hash, replaced by a login or registration.
+    Replaced(String),
     /// Every session of the user but this one (a change of password).
     AllBut(String),
 }
@@ -217,7 +249,7 @@ pub enum Ended {
 impl Ended {
     fn covers(&self, hash: &str) -> bool {
         match self {
-            Ended::One(h) => h == hash,
+            Ended::One(h) | Ended::Replaced(h) => h == hash,
             Ended::AllBut(keep) => keep != hash,
         }
     }
@@ -229,6 +261,9 @@ pub fn close_ended(app: &App, user_id: &str, ended: &Ended) {
     lock(&app.sessions).retain(|hash, c| c.id != user_id || !ended.covers(hash));
     if let Some(conns) = lock(&app.online).get(user_id) {
         for c in conns.iter().filter(|c| ended.covers(&c.user.token_hash)) {
+            if matches!(ended, Ended::Replaced(_)) {
+                c.user.replaced.store(true, Ordering::Relaxed);
+            }
             c.user.ended.notify_waiters();
         }
     }

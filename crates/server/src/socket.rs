@@ -104,8 +104,8 @@ pub async fn run(app: Arc<App>, ws: WebSocket, user: Arc<UserCtx>) {
         let msg = tokio::select! {
             msg = stream.next() => msg,
             () = &mut ended => {
-                let text = "this session has ended: log in again";
-                socket.conn.send(&ServerMsg::error(ErrorCode::Forbidden, text, None));
+                let (code, text) = user.end_notice();
+                socket.conn.send(&ServerMsg::error(code, text, None));
                 break;
             }
         };
@@ -116,8 +116,8 @@ pub async fn run(app: Arc<App>, ws: WebSocket, user: Arc<UserCtx>) {
                 app.metrics.messages_in.inc();
                 if !session::is_open(&app, &socket.conn.user) {
                     // Logged out or ended from the session list: the socket goes too.
-                    let text = "this session has ended: log in again";
-                    socket.conn.send(&ServerMsg::error(ErrorCode::Forbidden, text, None));
+                    let (code, text) = user.end_notice();
+                    socket.conn.send(&ServerMsg::error(code, text, None));
                     break;
                 }
                 if !bucket.take(at) {

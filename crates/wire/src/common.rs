@@ -388,6 +388,9 @@ pub enum ErrorCode {
     LimitReached,
     /// The server failed; the text carries an error id to quote (the log has the rest).
     Internal,
+    /// The socket's anonymous session was replaced by a login or registration from the
+    /// same browser, and the socket closes: the page connects again with its new session.
+    SessionReplaced,
 }
 
 #[cfg(test)]

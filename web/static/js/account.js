@@ -162,11 +162,7 @@ export function accountControl(root, net) {
       form('account-form', rows, t(`account.${mode}`), async () => {
         const bad = precheck(name.input.value.trim(), pw.input.value, mode === 'register');
         if (bad) return { text: t(bad) };
-        // A sign-in ends this anonymous session, and its socket may hear so before the
-        // answer comes (`Net.signingIn`).
-        net.signingIn = true;
-        const r = await post(`/api/${mode}`, { name: name.input.value.trim(), password: pw.input.value })
-          .finally(() => { net.signingIn = false; });
+        const r = await post(`/api/${mode}`, { name: name.input.value.trim(), password: pw.input.value });
         if (!r.ok) return { text: refusalText(r, mode) };
         switched();
         return null;

@@ -44,9 +44,6 @@ export class Net {
     this.closedByUs = false;
     /** @type {WebSocket|null} a socket let go of by `detach`, closed by `renew` */
     this.detached = null;
-    /** a login or registration is on its way: it ends this socket's anonymous session, and
-     * the "session ended" that the socket may hear before the answer is not news */
-    this.signingIn = false;
   }
 
   connect() {
@@ -68,7 +65,9 @@ export class Net {
         console.warn('unreadable frame', ev.data);
         return;
       }
-      if (this.signingIn && msg.t === 'error' && msg.code === 'forbidden' && !msg.game) return;
+      // A login or registration in this page replaced the socket's anonymous session: the
+      // page connects again with the new one, and that is not news to the player.
+      if (msg.t === 'error' && msg.code === 'session_replaced') return;
       if (msg.t === 'welcome') {
         this.user = msg.user;
         this.setStatus('open');
