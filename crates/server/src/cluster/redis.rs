@@ -1,149 +1,35 @@
-//! The bus on Redis: PUBLISH/SUBSCRIBE for the topics, `SET NX PX` leases renewed by a
-//! compare-and-extend script, `GETDEL` for seeks, `PEXPIRE` to keep them alive. Spoken in
-//! RESP2 over two connections per node (commands, pipelined; and the subscription), written
-//! here rather than taken from a crate: the `redis` crate is BSD-3-Clause (the project takes
-//! MIT/Apache only), and the few commands used fit in this file.
+//! The bus on Redis, through the `redis` crate: PUBLISH/SUBSCRIBE for the topics, `SET NX PX`
+//! leases renewed by a compare-and-extend script, `GETDEL` for seeks, `PEXPIRE` to keep them
+//! alive. Commands share one multiplexed connection that reconnects by itself (the crate's
+//! `ConnectionManager`: concurrent calls are pipelined); publishes queue in a task of their
+//! own that sends what piles up as one pipeline, a topic's messages bundled into one
+//! `PUBLISH` (the batching the two-node load goal was reached with); the subscription has a
+//! connection of its own, named so that `CLIENT LIST` shows it.
 
 use super::bus::{Bus, BusError, BusFuture, Inbound, Inbox};
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use futures_util::StreamExt;
+use futures_util::future::try_join_all;
+use redis::aio::{ConnectionManager, ConnectionManagerConfig, PubSub};
+use redis::{Client, Script};
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::{mpsc, oneshot};
 
-/// A Redis reply.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Reply {
-    Status(String),
-    Error(String),
-    Int(i64),
-    Bulk(Option<Vec<u8>>),
-    Array(Option<Vec<Reply>>),
-}
-
-impl Reply {
-    fn text(self) -> Result<Option<String>, BusError> {
-        match self {
-            Reply::Bulk(b) => Ok(b.map(|b| String::from_utf8_lossy(&b).into_owned())),
-            Reply::Status(s) => Ok(Some(s)),
-            Reply::Error(e) => Err(BusError(e)),
-            other => Err(BusError(format!("unexpected reply {other:?}"))),
-        }
+impl From<redis::RedisError> for BusError {
+    fn from(e: redis::RedisError) -> BusError {
+        BusError(e.to_string())
     }
 }
 
-/// A command in RESP: an array of bulk strings.
-fn encode(args: &[&[u8]]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(16 + args.iter().map(|a| a.len() + 16).sum::<usize>());
-    out.push(b'*');
-    decimal(&mut out, args.len());
-    for a in args {
-        out.push(b'$');
-        decimal(&mut out, a.len());
-        out.extend_from_slice(a);
-        out.extend_from_slice(b"\r\n");
-    }
-    out
-}
-
-/// Appends `n` in decimal and a line end (no `format!`: every message to the bus is encoded).
-fn decimal(out: &mut Vec<u8>, n: usize) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[i..]);
-    out.extend_from_slice(b"\r\n");
-}
-
-/// The largest bulk string or array accepted from the server.
-const MAX_LEN: usize = 64 << 20;
-
-async fn line<R: AsyncBufReadExt + Unpin>(r: &mut R) -> std::io::Result<String> {
-    let mut s = String::new();
-    if r.read_line(&mut s).await? == 0 {
-        return Err(std::io::ErrorKind::UnexpectedEof.into());
-    }
-    Ok(s.trim_end_matches(['\r', '\n']).to_string())
-}
-
-fn bad(what: String) -> std::io::Error {
-    std::io::Error::new(std::io::ErrorKind::InvalidData, what)
-}
-
-/// Reads one reply (arrays nest: boxed recursion).
-fn read<'a, R: AsyncBufReadExt + Unpin + Send>(
-    r: &'a mut R,
-) -> std::pin::Pin<Box<dyn std::future::Future<Output = std::io::Result<Reply>> + Send + 'a>> {
-    Box::pin(async move {
-        let l = line(r).await?;
-        let (kind, rest) = l.split_at_checked(1).ok_or_else(|| bad("empty reply".into()))?;
-        let len = || -> std::io::Result<i64> {
-            let n: i64 = rest.parse().map_err(|_| bad(format!("bad length {rest}")))?;
-            if n > MAX_LEN as i64 { Err(bad(format!("{n} is too long"))) } else { Ok(n) }
-        };
-        Ok(match kind {
-            "+" => Reply::Status(rest.to_string()),
-            "-" => Reply::Error(rest.to_string()),
-            ":" => Reply::Int(rest.parse().map_err(|_| bad(format!("bad integer {rest}")))?),
-            "$" => match len()? {
-                n if n < 0 => Reply::Bulk(None),
-                n => {
-                    let mut buf = vec![0; n as usize + 2];
-                    r.read_exact(&mut buf).await?;
-                    buf.truncate(n as usize);
-                    Reply::Bulk(Some(buf))
-                }
-            },
-            "*" => match len()? {
-                n if n < 0 => Reply::Array(None),
-                n => {
-                    let mut items = Vec::with_capacity(n as usize);
-                    for _ in 0..n {
-                        items.push(read(r).await?);
-                    }
-                    Reply::Array(Some(items))
-                }
-            },
-            other => return Err(bad(format!("unknown reply type {other}"))),
-        })
-    })
-}
-
-/// The host and port of `redis://HOST:PORT[/…]`.
-fn address(url: &str) -> Result<String, BusError> {
-    let rest = url
-        .strip_prefix("redis://")
-        .ok_or_else(|| BusError(format!("{url}: expected redis://HOST:PORT")))?;
-    let host = rest.split('/').next().unwrap_or_default();
-    if host.contains('@') {
-        return Err(BusError("passwords in the Redis URL are not supported".into()));
-    }
-    Ok(if host.contains(':') { host.to_string() } else { format!("{host}:6379") })
-}
-
-type Pending = Option<oneshot::Sender<Result<Reply, BusError>>>;
-
-/// What the command connection is asked to write.
-enum Job {
-    /// A command in RESP, and who waits for its reply.
-    Command(Vec<u8>, Pending),
-    /// A message to publish on a topic: those that queue up for the same topic go out as
-    /// one `PUBLISH` of a [`bundle`], so a move's frames for another node cost Redis and that
-    /// node one message, not one each.
-    Publish(String, Vec<u8>),
-}
-
-/// The least time between two writes of the command connection (see [`Commands::start`]).
+/// Under load, publishing pipelines start at least this far apart, so each carries what
+/// queued up meanwhile: every write costs this node, Redis and the node it is for a wake-up
+/// and a system call each, whatever it holds. A message after a quiet spell goes at once.
 const WRITE_INTERVAL: Duration = Duration::from_millis(1);
+
+/// How long a command may wait for its answer (the crate's default, half a second, is
+/// shorter than a busy Redis may need for a chunk of renewals).
+const RESPONSE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The first byte of a payload that holds several messages (a message itself never starts
 /// with it: it starts with its JSON header).
@@ -178,141 +64,53 @@ fn unbundle(payload: Vec<u8>) -> Vec<Vec<u8>> {
     out
 }
 
-/// The bytes of one write: `first` and the jobs queued behind it (up to about 64 KiB), each
-/// topic's messages bundled into one `PUBLISH`; whoever waits for a reply is queued in
-/// `waiting` in the order of the commands written.
+/// One pipeline of the publishes that queued up behind `first` (up to about 64 KiB), each
+/// topic's messages bundled into one `PUBLISH`, in the order they came.
 fn batch(
-    first: Job,
-    rx: &mut mpsc::UnboundedReceiver<Job>,
-    waiting: &Mutex<VecDeque<Pending>>,
-) -> Vec<u8> {
-    let mut buf = Vec::new();
+    first: (String, Vec<u8>),
+    rx: &mut mpsc::UnboundedReceiver<(String, Vec<u8>)>,
+) -> redis::Pipeline {
     let mut topics: Vec<(String, Vec<Vec<u8>>)> = Vec::new();
     let mut size = 0;
     let mut next = Some(first);
-    let mut queue = waiting.lock().unwrap_or_else(|e| e.into_inner());
-    while let Some(job) = next.take() {
-        match job {
-            Job::Command(bytes, pending) => {
-                size += bytes.len();
-                buf.extend_from_slice(&bytes);
-                queue.push_back(pending);
-            }
-            Job::Publish(topic, payload) => {
-                size += payload.len();
-                match topics.iter_mut().find(|(t, _)| *t == topic) {
-                    Some((_, messages)) => messages.push(payload),
-                    None => topics.push((topic, vec![payload])),
-                }
-            }
+    while let Some((topic, payload)) = next.take() {
+        size += payload.len();
+        match topics.iter_mut().find(|(t, _)| *t == topic) {
+            Some((_, messages)) => messages.push(payload),
+            None => topics.push((topic, vec![payload])),
         }
         if size < 1 << 16 {
             next = rx.try_recv().ok();
         }
     }
-    // Each topic's messages in the order they came; replies to PUBLISH are not awaited, so
-    // they may follow the other commands of the batch.
+    let mut pipe = redis::pipe();
     for (topic, messages) in &topics {
-        let command = match messages.as_slice() {
-            [one] => encode(&[b"PUBLISH", topic.as_bytes(), one]),
-            many => encode(&[b"PUBLISH", topic.as_bytes(), &bundle(many)]),
+        match messages.as_slice() {
+            [one] => pipe.cmd("PUBLISH").arg(topic).arg(one).ignore(),
+            many => pipe.cmd("PUBLISH").arg(topic).arg(bundle(many)).ignore(),
         };
-        buf.extend_from_slice(&command);
-        queue.push_back(None);
     }
-    buf
+    pipe
 }
 
-/// The command connection: commands are written as they come (several per write when they
-/// queue up) and answered in order.
-#[derive(Debug)]
-struct Commands {
-    tx: mpsc::UnboundedSender<Job>,
-}
-
-impl Commands {
-    fn start(addr: String) -> Commands {
-        let (tx, mut rx) = mpsc::unbounded_channel::<Job>();
-        tokio::spawn(async move {
-            loop {
-                let stream = match TcpStream::connect(&addr).await {
-                    Ok(s) => s,
-                    Err(e) => {
-                        tracing::warn!("redis {addr}: {e}; retrying");
-                        tokio::time::sleep(Duration::from_millis(500)).await;
-                        continue;
-                    }
-                };
-                let _ = stream.set_nodelay(true);
-                let (read_half, mut write_half) = stream.into_split();
-                let waiting: Arc<Mutex<VecDeque<Pending>>> = Arc::default();
-                let reader_waiting = waiting.clone();
-                let mut reader = tokio::spawn(async move {
-                    let mut r = BufReader::new(read_half);
-                    loop {
-                        let reply = match read(&mut r).await {
-                            Ok(reply) => reply,
-                            Err(e) => return e,
-                        };
-                        let next =
-                            reader_waiting.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
-                        if let Some(Some(tx)) = next {
-                            let _ = tx.send(Ok(reply));
-                        }
-                    }
-                });
-                let mut last_write: Option<tokio::time::Instant> = None;
-                let failed = loop {
-                    let first = tokio::select! {
-                        job = rx.recv() => job,
-                        r = &mut reader => break format!("{r:?}"),
-                    };
-                    let Some(first) = first else { return };
-                    // Under load, writes start at least WRITE_INTERVAL apart, so each carries
-                    // what queued up meanwhile: every write costs this node, Redis and the
-                    // node it is for a wake-up and a system call each, whatever it holds. A
-                    // message after a quiet spell goes at once.
-                    if let Some(due) = last_write.map(|at| at + WRITE_INTERVAL)
-                        && tokio::time::Instant::now() < due
-                    {
-                        tokio::time::sleep_until(due).await;
-                    }
-                    last_write = Some(tokio::time::Instant::now());
-                    let buf = batch(first, &mut rx, &waiting);
-                    if let Err(e) = write_half.write_all(&buf).await {
-                        break e.to_string();
-                    }
-                };
-                reader.abort();
-                tracing::warn!("redis {addr}: connection lost ({failed}); reconnecting");
-                for p in waiting.lock().unwrap_or_else(|e| e.into_inner()).drain(..).flatten() {
-                    let _ = p.send(Err(BusError("the connection to Redis was lost".into())));
-                }
-            }
-        });
-        Commands { tx }
-    }
-
-    fn publish(&self, topic: &str, payload: Vec<u8>) {
-        let _ = self.tx.send(Job::Publish(topic.to_string(), payload));
-    }
-
-    fn call(&self, args: &[&[u8]]) -> oneshot::Receiver<Result<Reply, BusError>> {
-        let (tx, rx) = oneshot::channel();
-        if let Err(mpsc::error::SendError(Job::Command(_, Some(tx)))) =
-            self.tx.send(Job::Command(encode(args), Some(tx)))
+/// Sends the node's publishes as they queue up. A publish that fails is lost, as one sent
+/// just before a connection drops: the nodes that miss messages resync their sockets.
+async fn publish_all(
+    mut conn: ConnectionManager,
+    mut rx: mpsc::UnboundedReceiver<(String, Vec<u8>)>,
+) {
+    let mut last_write: Option<tokio::time::Instant> = None;
+    while let Some(first) = rx.recv().await {
+        if let Some(due) = last_write.map(|at| at + WRITE_INTERVAL)
+            && tokio::time::Instant::now() < due
         {
-            let _ = tx.send(Err(BusError("the Redis connection task stopped".into())));
+            tokio::time::sleep_until(due).await;
         }
-        rx
-    }
-}
-
-async fn answer(rx: oneshot::Receiver<Result<Reply, BusError>>) -> Result<Reply, BusError> {
-    match rx.await {
-        Ok(Ok(Reply::Error(e))) => Err(BusError(e)),
-        Ok(r) => r,
-        Err(_) => Err(BusError("no answer from Redis".into())),
+        last_write = Some(tokio::time::Instant::now());
+        let pipe = batch(first, &mut rx);
+        if let Err(e) = pipe.query_async::<()>(&mut conn).await {
+            tracing::warn!("redis: publishing failed ({e}); those messages are lost");
+        }
     }
 }
 
@@ -331,26 +129,35 @@ const RENEW: &str = "local held = {} for i, key in ipairs(KEYS) do \
 const RENEW_CHUNK: usize = 256;
 
 /// A node's connection to Redis.
-#[derive(Debug)]
+#[derive(Clone)]
 pub struct RedisBus {
-    commands: Commands,
+    conn: ConnectionManager,
+    publish: mpsc::UnboundedSender<(String, Vec<u8>)>,
+    renew: Script,
+}
+
+impl std::fmt::Debug for RedisBus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RedisBus")
+    }
 }
 
 impl RedisBus {
     /// Connects to `url` (`redis://HOST:PORT`) and listens to `topics`.
     pub async fn connect(url: &str, topics: &[String]) -> Result<(RedisBus, Inbox), BusError> {
-        let addr = address(url)?;
-        // Fail early when Redis is not there at all.
-        let probe =
-            TcpStream::connect(&addr).await.map_err(|e| BusError(format!("{addr}: {e}")))?;
-        drop(probe);
+        let client = Client::open(url)?;
+        let config = ConnectionManagerConfig::new()
+            .set_response_timeout(Some(RESPONSE_TIMEOUT))
+            .set_connection_timeout(Some(Duration::from_secs(2)));
+        // Fails early when Redis is not there at all.
+        let conn = ConnectionManager::new_with_config(client.clone(), config).await?;
         let (tx, rx) = mpsc::unbounded_channel();
         let (subscribed_tx, subscribed) = oneshot::channel();
-        tokio::spawn(subscribe(addr.clone(), topics.to_vec(), tx, subscribed_tx));
+        tokio::spawn(subscribe(client, topics.to_vec(), tx, subscribed_tx));
         let _ = tokio::time::timeout(Duration::from_secs(5), subscribed).await;
-        let bus = RedisBus { commands: Commands::start(addr) };
-        answer(bus.commands.call(&[b"PING"])).await?;
-        Ok((bus, rx))
+        let (publish, queued) = mpsc::unbounded_channel();
+        tokio::spawn(publish_all(conn.clone(), queued));
+        Ok((RedisBus { conn, publish, renew: Script::new(RENEW) }, rx))
     }
 }
 
@@ -361,11 +168,32 @@ pub fn subscription_name(topics: &[String]) -> String {
     format!("cannonade-sub-{}", first.replace(|c: char| !c.is_ascii_alphanumeric(), "-"))
 }
 
+/// Opens the subscription connection, named `name` (the crate's subscriber sets no name on
+/// its own, so the connection is named before it is handed over: `+OK` is its answer).
+async fn named_pubsub(client: &Client, name: &str) -> Result<PubSub, BusError> {
+    let info = client.get_connection_info();
+    let addr = match info.addr() {
+        redis::ConnectionAddr::Tcp(host, port) => format!("{host}:{port}"),
+        other => return Err(BusError(format!("redis: only TCP addresses are used, not {other}"))),
+    };
+    let io = |e: std::io::Error| BusError(format!("redis {addr}: {e}"));
+    let mut stream = TcpStream::connect(&addr).await.map_err(io)?;
+    let _ = stream.set_nodelay(true);
+    let setname = redis::cmd("CLIENT").arg("SETNAME").arg(name).get_packed_command();
+    stream.write_all(&setname).await.map_err(io)?;
+    let mut ok = [0u8; 5];
+    stream.read_exact(&mut ok).await.map_err(io)?;
+    if &ok != b"+OK\r\n" {
+        return Err(BusError(format!("redis {addr}: CLIENT SETNAME was refused")));
+    }
+    Ok(PubSub::new(info.redis_settings(), stream).await?)
+}
+
 /// The subscription connection: every message of `topics` into `inbox`, reconnecting if the
 /// connection drops. What was published meanwhile is lost: once subscribed again, the inbox
 /// hears [`Inbound::Resubscribed`] and the node resyncs its sockets.
 async fn subscribe(
-    addr: String,
+    client: Client,
     topics: Vec<String>,
     inbox: mpsc::UnboundedSender<Inbound>,
     subscribed: oneshot::Sender<()>,
@@ -375,77 +203,63 @@ async fn subscribe(
     let mut lost = false;
     loop {
         let run = async {
-            let mut stream = TcpStream::connect(&addr).await?;
-            // Its +OK is skipped below with the other replies that are not messages.
-            stream.write_all(&encode(&[b"CLIENT", b"SETNAME", name.as_bytes()])).await?;
-            let mut args: Vec<&[u8]> = vec![b"SUBSCRIBE"];
-            args.extend(topics.iter().map(|t| t.as_bytes()));
-            stream.write_all(&encode(&args)).await?;
-            let mut r = BufReader::new(stream);
-            let mut confirmed = 0;
-            loop {
-                let Reply::Array(Some(mut items)) = read(&mut r).await? else { continue };
-                match items.as_mut_slice() {
-                    [Reply::Bulk(Some(kind)), _, Reply::Bulk(Some(payload))]
-                        if kind == b"message" =>
-                    {
-                        for message in unbundle(std::mem::take(payload)) {
-                            if inbox.send(Inbound::Message(message)).is_err() {
-                                return Ok(());
-                            }
-                        }
-                    }
-                    [Reply::Bulk(Some(kind)), ..] if kind == b"subscribe" => {
-                        confirmed += 1;
-                        if confirmed == topics.len() {
-                            if let Some(s) = subscribed.take() {
-                                let _ = s.send(());
-                            }
-                            if lost {
-                                lost = false;
-                                if inbox.send(Inbound::Resubscribed).is_err() {
-                                    return Ok(());
-                                }
-                            }
-                        }
-                    }
-                    _ => {}
+            let mut pubsub = named_pubsub(&client, &name).await?;
+            if !topics.is_empty() {
+                pubsub.subscribe(&topics).await?;
+            }
+            if let Some(s) = subscribed.take() {
+                let _ = s.send(());
+            }
+            if lost {
+                lost = false;
+                if inbox.send(Inbound::Resubscribed).is_err() {
+                    return Ok(true);
                 }
             }
-        };
-        let result: std::io::Result<()> = run.await;
-        match result {
-            Ok(()) => return,
-            Err(e) => {
-                lost = true;
-                tracing::warn!("redis {addr}: subscription lost ({e}); reconnecting");
-                tokio::time::sleep(Duration::from_millis(500)).await;
+            let mut messages = pubsub.on_message();
+            while let Some(msg) = messages.next().await {
+                for message in unbundle(msg.get_payload_bytes().to_vec()) {
+                    if inbox.send(Inbound::Message(message)).is_err() {
+                        return Ok(true);
+                    }
+                }
             }
+            Ok::<bool, BusError>(false)
+        };
+        match run.await {
+            // The node is gone: nobody listens.
+            Ok(true) => return,
+            Ok(false) => tracing::warn!("redis: subscription lost; reconnecting"),
+            Err(e) => tracing::warn!("redis: subscription lost ({e}); reconnecting"),
         }
+        lost = true;
+        tokio::time::sleep(Duration::from_millis(500)).await;
     }
 }
 
 impl Bus for RedisBus {
     fn publish(&self, topic: &str, payload: Vec<u8>) {
-        self.commands.publish(topic, payload);
+        let _ = self.publish.send((topic.to_string(), payload));
     }
 
     fn lease<'a>(&'a self, key: &'a str, holder: &'a str, ttl: Duration) -> BusFuture<'a, String> {
         Box::pin(async move {
-            let ms = ttl.as_millis().to_string();
+            let mut conn = self.conn.clone();
+            let ms = ttl.as_millis() as u64;
             for _ in 0..3 {
-                let set = self.commands.call(&[
-                    b"SET",
-                    key.as_bytes(),
-                    holder.as_bytes(),
-                    b"NX",
-                    b"PX",
-                    ms.as_bytes(),
-                ]);
-                if answer(set).await?.text()?.is_some() {
+                let set: Option<String> = redis::cmd("SET")
+                    .arg(key)
+                    .arg(holder)
+                    .arg("NX")
+                    .arg("PX")
+                    .arg(ms)
+                    .query_async(&mut conn)
+                    .await?;
+                if set.is_some() {
                     return Ok(holder.to_string());
                 }
-                match answer(self.commands.call(&[b"GET", key.as_bytes()])).await?.text()? {
+                let now: Option<String> = redis::cmd("GET").arg(key).query_async(&mut conn).await?;
+                match now {
                     Some(h) if h == holder => {
                         self.renew(&[key.to_string()], holder, ttl).await?;
                         return Ok(h);
@@ -466,70 +280,71 @@ impl Bus for RedisBus {
         ttl: Duration,
     ) -> BusFuture<'a, Vec<bool>> {
         Box::pin(async move {
-            let ms = ttl.as_millis().to_string();
-            // All sent before the first answer is awaited: one round trip for the lot.
-            let calls: Vec<_> = keys
-                .chunks(RENEW_CHUNK)
-                .map(|chunk| {
-                    let count = chunk.len().to_string();
-                    let mut args: Vec<&[u8]> = vec![b"EVAL", RENEW.as_bytes(), count.as_bytes()];
-                    args.extend(chunk.iter().map(|k| k.as_bytes()));
-                    args.extend([holder.as_bytes(), ms.as_bytes()]);
-                    (chunk.len(), self.commands.call(&args))
-                })
-                .collect();
-            let mut held = Vec::with_capacity(keys.len());
-            for (n, c) in calls {
-                match answer(c).await? {
-                    Reply::Array(Some(replies)) if replies.len() == n => {
-                        held.extend(replies.into_iter().map(|r| r == Reply::Int(1)));
-                    }
-                    other => {
-                        return Err(BusError(format!("renewing leases: unexpected {other:?}")));
-                    }
+            let ms = ttl.as_millis() as u64;
+            // All sent before the first answer is awaited (the connection pipelines them):
+            // one round trip for the lot.
+            let calls = keys.chunks(RENEW_CHUNK).map(|chunk| {
+                let mut conn = self.conn.clone();
+                let mut call = self.renew.prepare_invoke();
+                for k in chunk {
+                    call.key(k);
                 }
-            }
-            Ok(held)
+                call.arg(holder).arg(ms);
+                async move {
+                    let held: Vec<i64> = call.invoke_async(&mut conn).await?;
+                    if held.len() != chunk.len() {
+                        return Err(BusError(format!(
+                            "renewing leases: {} answers for {} keys",
+                            held.len(),
+                            chunk.len()
+                        )));
+                    }
+                    Ok(held)
+                }
+            });
+            let chunks = try_join_all(calls).await?;
+            Ok(chunks.into_iter().flatten().map(|h| h == 1).collect())
         })
     }
 
     fn get<'a>(&'a self, key: &'a str) -> BusFuture<'a, Option<String>> {
-        Box::pin(async move { answer(self.commands.call(&[b"GET", key.as_bytes()])).await?.text() })
+        Box::pin(async move {
+            let mut conn = self.conn.clone();
+            Ok(redis::cmd("GET").arg(key).query_async(&mut conn).await?)
+        })
     }
 
     fn put<'a>(&'a self, key: &'a str, value: &'a str, ttl: Duration) -> BusFuture<'a, ()> {
         Box::pin(async move {
-            let ms = ttl.as_millis().to_string();
-            let call = self.commands.call(&[
-                b"SET",
-                key.as_bytes(),
-                value.as_bytes(),
-                b"PX",
-                ms.as_bytes(),
-            ]);
-            answer(call).await.map(|_| ())
+            let mut conn = self.conn.clone();
+            let ms = ttl.as_millis() as u64;
+            let mut set = redis::cmd("SET");
+            set.arg(key).arg(value).arg("PX").arg(ms);
+            Ok(set.query_async(&mut conn).await?)
         })
     }
 
     fn take<'a>(&'a self, key: &'a str) -> BusFuture<'a, Option<String>> {
-        Box::pin(
-            async move { answer(self.commands.call(&[b"GETDEL", key.as_bytes()])).await?.text() },
-        )
+        Box::pin(async move {
+            let mut conn = self.conn.clone();
+            Ok(redis::cmd("GETDEL").arg(key).query_async(&mut conn).await?)
+        })
     }
 
     fn touch<'a>(&'a self, keys: &'a [String], ttl: Duration) -> BusFuture<'a, Vec<bool>> {
         Box::pin(async move {
-            let ms = ttl.as_millis().to_string();
-            // Pipelined, as the renewals.
-            let calls: Vec<_> = keys
-                .iter()
-                .map(|k| self.commands.call(&[b"PEXPIRE", k.as_bytes(), ms.as_bytes()]))
-                .collect();
-            let mut found = Vec::with_capacity(calls.len());
-            for c in calls {
-                found.push(answer(c).await? == Reply::Int(1));
+            if keys.is_empty() {
+                return Ok(Vec::new());
             }
-            Ok(found)
+            let mut conn = self.conn.clone();
+            let ms = ttl.as_millis() as u64;
+            // One pipeline, as the renewals.
+            let mut pipe = redis::pipe();
+            for k in keys {
+                pipe.cmd("PEXPIRE").arg(k).arg(ms);
+            }
+            let found: Vec<i64> = pipe.query_async(&mut conn).await?;
+            Ok(found.into_iter().map(|f| f == 1).collect())
         })
     }
 }
@@ -537,22 +352,6 @@ impl Bus for RedisBus {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[tokio::test]
-    async fn replies_of_every_kind_are_read() {
-        let input = b"+OK\r\n-ERR no\r\n:42\r\n$-1\r\n$5\r\nhe\r\no\r\n*2\r\n$1\r\na\r\n:1\r\n";
-        let mut r = BufReader::new(&input[..]);
-        assert_eq!(read(&mut r).await.unwrap(), Reply::Status("OK".into()));
-        assert_eq!(read(&mut r).await.unwrap(), Reply::Error("ERR no".into()));
-        assert_eq!(read(&mut r).await.unwrap(), Reply::Int(42));
-        assert_eq!(read(&mut r).await.unwrap(), Reply::Bulk(None));
-        assert_eq!(read(&mut r).await.unwrap(), Reply::Bulk(Some(b"he\r\no".to_vec())));
-        assert_eq!(
-            read(&mut r).await.unwrap(),
-            Reply::Array(Some(vec![Reply::Bulk(Some(b"a".to_vec())), Reply::Int(1)]))
-        );
-        assert!(read(&mut r).await.is_err());
-    }
 
     /// Leases renewed in chunks come back one answer a key, in order, across chunks
     /// (against the Redis of `CANNONADE_TEST_REDIS`; skipped without it).
@@ -582,17 +381,6 @@ mod tests {
     }
 
     #[test]
-    fn commands_are_arrays_of_bulk_strings() {
-        assert_eq!(encode(&[b"GET", b"k"]), b"*2\r\n$3\r\nGET\r\n$1\r\nk\r\n");
-        let long = [b'x'; 120];
-        let mut want = b"*1\r\n$120\r\n".to_vec();
-        want.extend_from_slice(&long);
-        want.extend_from_slice(b"\r\n");
-        assert_eq!(encode(&[&long]), want);
-        assert_eq!(encode(&[]), b"*0\r\n");
-    }
-
-    #[test]
     fn bundles_split_into_their_messages() {
         let messages = vec![b"{\"m\":\"to\"}\nbody".to_vec(), Vec::new(), vec![BUNDLE + 1; 300]];
         assert_eq!(unbundle(bundle(&messages)), messages);
@@ -602,7 +390,27 @@ mod tests {
         let mut cut = bundle(&messages);
         cut.truncate(cut.len() - 1);
         assert_eq!(unbundle(cut), messages[..2].to_vec());
-        assert_eq!(address("redis://127.0.0.1").unwrap(), "127.0.0.1:6379");
-        assert!(address("http://x").is_err());
+    }
+
+    /// Messages queued together go out as one pipeline, a topic's messages bundled.
+    #[test]
+    fn queued_publishes_are_bundled_per_topic() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        for (topic, m) in [("b", "2"), ("a", "3"), ("b", "4")] {
+            tx.send((topic.to_string(), m.as_bytes().to_vec())).unwrap();
+        }
+        let pipe = batch(("a".to_string(), b"1".to_vec()), &mut rx);
+        let packed = pipe.get_packed_pipeline();
+        let mut want = redis::cmd("PUBLISH")
+            .arg("a")
+            .arg(bundle(&[b"1".to_vec(), b"3".to_vec()]))
+            .get_packed_command();
+        want.extend(
+            redis::cmd("PUBLISH")
+                .arg("b")
+                .arg(bundle(&[b"2".to_vec(), b"4".to_vec()]))
+                .get_packed_command(),
+        );
+        assert_eq!(packed, want);
     }
 }
