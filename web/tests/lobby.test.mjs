@@ -100,3 +100,26 @@ test('lobby: the quick grid pairs two players; ratings, the game filter and a ra
   await ana.locator('[data-mode="custom-seek"]').click();
   await ana.locator('.toast', { hasText: '180 minutes' }).waitFor();
 });
+
+test('lobby: two players who sought the same clock at the same moment are paired, not left waiting side by side', { skip: skip(), timeout: 120000 }, async () => {
+  const dan = await newPage();
+  const eve = await newPage();
+  await lobby(dan);
+  const cell = '[data-quick="banqi:5+3"]';
+  await dan.locator(cell).click();
+  await dan.locator(`${cell}[aria-pressed="true"]`).waitFor();
+  // Eve seeks the same before her page could show Dan's seek (as a click crossing his on
+  // the wire), then the lobby shows both.
+  await eve.goto(server.url + '/#/');
+  await user(eve);
+  await eve.evaluate(() => window.cannonade.net.send({ t: 'seek', game: 'banqi', options: '', clock: { initial_ms: 300000, increment_ms: 3000 }, rated: false }));
+  await eve.goto(server.url + '/#/lobby');
+  for (const p of [dan, eve]) await p.waitForFunction(() => !!window.cannonade.game?.snap, null, { timeout: 15000 });
+  const [a, b] = await Promise.all([dan, eve].map((p) => p.evaluate(() => window.cannonade.game.snap.game)));
+  assert.equal(a, b, 'one game for both');
+  // Neither seek is left open.
+  const fay = await newPage();
+  await lobby(fay);
+  await fay.waitForTimeout(2500);
+  assert.equal(await fay.locator('.seeks li[data-game="banqi"]').count(), 0);
+});

@@ -190,8 +190,29 @@ export function lobbyScreen(main, net, lobby, mySeeks, inviteLink, copyButton, t
   const list = h('div', {});
   const liveLine = h('p', {});
 
+  /** Seeks of others this page already tried to pair with (each is tried once). */
+  const paired = new Set();
+  /**
+   * Two players who sought the same thing at the same moment (both clicked the same grid
+   * cell before either saw the other's seek) would wait side by side: the page whose own seek
+   * has the greater id takes the other's seek instead and cancels its own, and the other page
+   * waits, so exactly one of them acts.
+   */
+  const pairSimultaneous = () => {
+    for (const own of lobby.seeks.filter(mine)) {
+      const twin = lobby.seeks.find((o) => !mine(o) && !paired.has(o.id) && o.id < own.id && o.game === own.game &&
+        sameClock(o.clock, own.clock) && o.options === own.options && o.rated === own.rated && takeable(o));
+      if (!twin) continue;
+      paired.add(twin.id);
+      net.send({ t: 'cancel_seek', id: own.id });
+      net.send({ t: 'accept_seek', id: twin.id });
+      return;
+    }
+  };
+
   const refresh = () => {
     if (net.user?.account) ratings.load(net.user.name, refresh);
+    pairSimultaneous();
     drawGrid();
     const link = inviteLink();
     if (link) {
