@@ -87,6 +87,11 @@ pub async fn build_with(
     if n > 0 {
         tracing::info!("restored {n} live games");
     }
+    match app.reviews.resume(&app).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!("queued {n} reviews again, left pending by the last stop"),
+        Err(e) => tracing::warn!("the reviews left pending by the last stop were not queued: {e}"),
+    }
     let lobby_app = Arc::downgrade(&app);
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_secs(2));

@@ -186,3 +186,36 @@ async fn an_imported_game_is_reviewed_on_request_and_requests_are_bounded() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(done(&app, second).await["plies"].as_array().map(Vec::len), Some(2));
 }
+
+/// A review left pending by a stop (here: its row gone, as if the node stopped before
+/// storing it) is queued again when the server starts on the same store; an imported
+/// game nobody asked a review of is not.
+#[tokio::test]
+async fn reviews_left_pending_by_a_stop_are_queued_again_at_start() {
+    let path = std::env::temp_dir().join(format!("cannonade-resume-{}.db", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let db = format!("sqlite://{}?mode=rwc", path.display());
+    let (addr, app) = server(Config { db: db.clone(), ..fast() }).await;
+    let (mut c, game) = hotseat(addr, GameKind::Xiangqi, 4).await;
+    c.send(ClientMsg::Resign { game: game.clone() }).await;
+    c.ended().await;
+    done(&app, &game).await;
+    let token = account(&app, "importer").await;
+    let (status, body, _) =
+        common::http(&app, "POST", "/api/import", TWO_GAMES, Some(&token)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let imported = serde_json::from_str::<Value>(&body).unwrap()["games"][0].clone();
+    let imported = imported.as_str().unwrap().to_string();
+    drop(c);
+    drop(app);
+    let pool = sqlx::SqlitePool::connect(&db).await.unwrap();
+    sqlx::query("DELETE FROM reviews").execute(&pool).await.unwrap();
+    pool.close().await;
+
+    let (_, again) = server(Config { db, ..fast() }).await;
+    let review = done(&again, &game).await;
+    assert_eq!(review["plies"].as_array().map(Vec::len), Some(4));
+    let (_, v) = call(&again, "GET", &format!("/api/game/{imported}/review"), None).await;
+    assert_eq!(v["state"], "none", "an import is reviewed only on request");
+    let _ = std::fs::remove_file(&path);
+}

@@ -163,4 +163,7 @@ pub trait Store: Send + Sync + 'static {
     fn put_review<'a>(&'a self, review: &'a ReviewRow) -> StoreFuture<'a, bool>;
     /// A game's stored review.
     fn review<'a>(&'a self, game_id: &'a str) -> StoreFuture<'a, Option<ReviewRow>>;
+    /// The games played here (not imported: an import's end is its creation) that ended at
+    /// or after `since_ms` and have no review, the last ended first, at most `limit`.
+    fn unreviewed_games<'a>(&'a self, since_ms: i64, limit: u32) -> StoreFuture<'a, Vec<String>>;
 }

@@ -272,6 +272,23 @@ impl SqlStore {
         Ok(row.as_ref().map(read).transpose()?)
     }
 
+    async fn unreviewed_games_inner(
+        &self,
+        since_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT g.id FROM games g LEFT JOIN reviews r ON r.game_id = g.id \
+             WHERE g.status = 'over' AND g.ended_ms >= $1 AND g.ended_ms > g.created_ms \
+             AND r.game_id IS NULL ORDER BY g.ended_ms DESC LIMIT $2",
+        )
+        .bind(since_ms)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(|r| r.try_get("id")).collect::<Result<Vec<String>, _>>()?)
+    }
+
     async fn clear_proposals_inner(&self, game_id: &str) -> Result<(), StoreError> {
         sqlx::query("DELETE FROM game_proposals WHERE game_id = $1")
             .bind(game_id)
@@ -871,6 +888,9 @@ impl Store for SqlStore {
     }
     fn review<'a>(&'a self, game_id: &'a str) -> StoreFuture<'a, Option<ReviewRow>> {
         Box::pin(self.review_inner(game_id))
+    }
+    fn unreviewed_games<'a>(&'a self, since_ms: i64, limit: u32) -> StoreFuture<'a, Vec<String>> {
+        Box::pin(self.unreviewed_games_inner(since_ms, limit))
     }
 }
 

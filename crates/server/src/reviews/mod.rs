@@ -62,6 +62,11 @@ impl Status {
     }
 }
 
+/// How far back [`Reviews::resume`] looks for games left unreviewed by a restart: a day.
+pub const RESUME_WINDOW_MS: i64 = 24 * 3600 * 1000;
+/// How many reviews [`Reviews::resume`] queues at most.
+pub const RESUME_MAX: u32 = 200;
+
 /// Why a review was not queued on request.
 #[derive(Debug)]
 pub enum Refused {
@@ -125,6 +130,31 @@ impl Reviews {
             }
             Added::Already(state) => Ok(Status::Pending(state)),
         }
+    }
+
+    /// Queues again, after a restart, the reviews that were pending when the node stopped:
+    /// the games played here that ended in the last [`RESUME_WINDOW_MS`] without a review
+    /// (at most [`RESUME_MAX`], the last ended first). A review asked for on an imported
+    /// record is not among them: its page offers to ask again. Returns how many were queued.
+    pub async fn resume(&self, app: &Arc<App>) -> Result<usize, String> {
+        let since = crate::ids::now_ms() - RESUME_WINDOW_MS;
+        let ids = app.store.unreviewed_games(since, RESUME_MAX).await.map_err(|e| e.to_string())?;
+        let mut queued = 0;
+        for id in ids {
+            let Some((row, events)) = crate::game::stored(app, &id).await? else { continue };
+            match crate::game::replay::record_of(&row, &events) {
+                Ok(record) if !record.moves().is_empty() => {
+                    let before = self.pending();
+                    self.game_over(app, &id, record);
+                    queued += self.pending() - before;
+                }
+                Ok(_) => {}
+                // Logged, and the others still go: one game that no longer replays must not
+                // keep the rest unreviewed.
+                Err(e) => tracing::warn!(game = %id, "not reviewed again: {e}"),
+            }
+        }
+        Ok(queued)
     }
 
     /// Reviews pending on this node.
