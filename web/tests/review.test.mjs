@@ -90,22 +90,45 @@ test('an imported game is reviewed on request: graph, marks, arrow and a click o
   }
 });
 
-test('a hot-seat Banqi game is reviewed when it ends, and says its values are expectations', { skip: skip(), timeout: 120000 }, async () => {
-  const page = await newPage();
+/** Plays `plies` listed moves of a new hot-seat game of `game`, then resigns. */
+async function hotseatGame(page, game, plies) {
   await page.goto(server.url + '/');
-  await page.locator('.game-pick [data-game="banqi"]').click();
+  await page.locator(`.game-pick [data-game="${game}"]`).click();
   await page.selectOption('#clock', '0');
   await page.locator('[data-mode="hotseat"]').click();
   await page.locator('.board .piece').first().waitFor();
-  for (let n = 0; n < 4; n++) {
+  for (let n = 0; n < plies; n++) {
     await page.waitForFunction((k) => window.cannonade.game?.snap?.moves.length === k && !!window.cannonade.game.snap.legal?.length, n);
     const legal = await page.evaluate(() => window.cannonade.game.snap.legal);
     await clickMove(page, legal[(n * 7) % legal.length]);
   }
-  await page.waitForFunction(() => window.cannonade.game.snap.moves.length === 4);
+  await page.waitForFunction((k) => window.cannonade.game.snap.moves.length === k, plies);
   page.once('dialog', (d) => d.accept());
   await page.locator('[data-action="resign"]').click();
   await page.locator('.review-below svg.evalgraph').waitFor({ timeout: 60000 });
+}
+
+for (const game of ['chessbattle', 'commander']) {
+  test(`${game}: the best move's arrow goes from its first square to its last`, { skip: skip(), timeout: 120000 }, async () => {
+    const page = await newPage();
+    await hotseatGame(page, game, 2);
+    for (const ply of [0, 1]) {
+      await page.locator(`.evalgraph .eg-hit[data-ply="${ply}"]`).click({ force: true });
+      await page.waitForFunction((p) => window.cannonade.game.viewPly === p, ply);
+      const best = await page.evaluate((p) => window.cannonade.game.review.at(p).best, ply);
+      const squares = best.match(/[a-z]\d+/g);
+      const arrow = page.locator('.board .arrows .arrow');
+      assert.equal(await arrow.count(), 1, `an arrow for ${best}`);
+      assert.deepEqual([await arrow.getAttribute('data-from'), await arrow.getAttribute('data-to')], [squares[0], squares[squares.length - 1]]);
+    }
+    await shot(page, `review-${game}-en`);
+    await page.context().close();
+  });
+}
+
+test('a hot-seat Banqi game is reviewed when it ends, and says its values are expectations', { skip: skip(), timeout: 120000 }, async () => {
+  const page = await newPage();
+  await hotseatGame(page, 'banqi', 4);
   assert.equal(await page.locator('.review .review-expectation').count(), 1);
   assert.equal(await page.locator('.evalgraph .eg-hit').count(), 5);
   assert.equal(await shownPly(page), 4);
