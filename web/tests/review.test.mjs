@@ -86,6 +86,11 @@ test('an imported game is reviewed on request: graph, marks, arrow and a click o
     await page.waitForFunction(() => window.cannonade.game.viewPly === 3);
     assert.equal(await graph.getAttribute('aria-valuenow'), '3');
     await shot(page, `review-xiangqi-${lang}`);
+    if (lang === 'vi') {
+      // On a phone the graph and the review's words go under the board, in the one column.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await shot(page, 'review-xiangqi-phone-vi');
+    }
     await page.context().close();
   }
 });
