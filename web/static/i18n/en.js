@@ -321,6 +321,7 @@ export default {
   'review.none': 'This game has not been reviewed.',
   'review.request': 'Request a review',
   'review.queued': 'Waiting for the engine: number {n} in line.',
+  'review.soon': 'The engine will review this game in a moment…',
   'review.running': 'The engine is reviewing this game…',
   'review.limit': 'You already have as many reviews waiting as one may. Ask again when one of them is done.',
   'review.need_session': 'Open the page again to ask for a review: your session has ended.',

@@ -321,6 +321,7 @@ export default {
   'review.none': 'Ván này chưa được phân tích.',
   'review.request': 'Yêu cầu phân tích',
   'review.queued': 'Đang chờ máy: thứ {n} trong hàng.',
+  'review.soon': 'Máy sẽ phân tích ván này trong giây lát…',
   'review.running': 'Máy đang phân tích ván này…',
   'review.limit': 'Bạn đã có số yêu cầu phân tích đang chờ tối đa. Hãy yêu cầu lại khi một ván đã xong.',
   'review.need_session': 'Hãy mở lại trang để yêu cầu phân tích: phiên của bạn đã hết.',

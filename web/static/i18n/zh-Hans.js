@@ -328,6 +328,7 @@ export default {
   'review.none': '这盘棋还没有复盘。',
   'review.request': '请求复盘',
   'review.queued': '等待引擎：排在第 {n} 位。',
+  'review.soon': '引擎马上就会复盘这盘棋…',
   'review.running': '引擎正在复盘这盘棋…',
   'review.limit': '你等待中的复盘已达上限。请等其中一盘完成后再请求。',
   'review.need_session': '请重新打开页面再请求复盘：你的会话已结束。',

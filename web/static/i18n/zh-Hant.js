@@ -334,6 +334,7 @@ export default {
   'review.none': '這盤棋還沒有覆盤。',
   'review.request': '請求覆盤',
   'review.queued': '等待引擎：排在第 {n} 位。',
+  'review.soon': '引擎馬上就會覆盤這盤棋…',
   'review.running': '引擎正在覆盤這盤棋…',
   'review.limit': '你等待中的覆盤已達上限。請等其中一盤完成後再請求。',
   'review.need_session': '請重新打開頁面再請求覆盤：你的會話已結束。',

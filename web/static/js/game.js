@@ -247,7 +247,7 @@ export class GameView {
     this.remember(s.legal);
     rememberGame(this.snap);
     if (s.result && s.moves.length > 1) void this.fetchPositions();
-    if (s.result) this.review.start();
+    if (s.result && s.moves.length) this.review.start();
     this.render();
     this.renderLegend();
   }
@@ -372,8 +372,9 @@ export class GameView {
         s.offers = [];
         play('end');
         this.el.announce.textContent = resultText(s);
-        // The server queues the review as the game ends: ask a few times until it is there.
-        this.review.start(5);
+        // The server queues the review once the game's end is stored, which may come a
+        // little after this event on a busy store: ask again for a while until it is there.
+        if (s.moves.length) this.review.start(20);
         break;
       case 'rematch':
         s.rematch = ev.game;

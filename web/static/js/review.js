@@ -55,6 +55,8 @@ export class GameReview {
     /** @type {ReturnType<typeof setTimeout>|null} */
     this.timer = null;
     this.stopped = false;
+    /** The game just ended and its review is not queued yet: asking again soon. */
+    this.expecting = false;
     this.graph = new EvalGraph(goTo);
     /** The summary beside the board (state, accuracy table, Banqi note). */
     this.box = h('section', { class: 'review', hidden: '', 'aria-label': t('review.title') });
@@ -99,6 +101,7 @@ export class GameReview {
     }
     this.onChange();
     const state = this.status.state;
+    this.expecting = state === 'none' && retries > 0;
     if (state === 'queued' || state === 'running' || (state === 'none' && retries > 0)) {
       this.timer = setTimeout(() => void this.poll(state === 'none' ? retries - 1 : 0), POLL_MS);
     }
@@ -142,15 +145,18 @@ export class GameReview {
    * @param {boolean} canAsk the page has a session to ask with
    */
   render(s, ply, canAsk) {
-    this.box.hidden = !s.result;
+    // A game without moves (aborted) has nothing to review.
+    const over = !!s.result && s.moves.length > 0;
+    this.box.hidden = !over;
     const review = this.review;
-    this.below.hidden = !review || !review.plies.length;
-    if (!s.result) return;
+    this.below.hidden = !over || !review || !review.plies.length;
+    if (!over) return;
     const items = [h('h3', {}, t('review.title'))];
     const st = this.status;
     if (st?.state === 'queued') items.push(h('p', { class: 'review-state' }, t('review.queued', { n: st.position })));
     if (st?.state === 'running') items.push(h('p', { class: 'review-state' }, t('review.running')));
-    if (st?.state === 'none') {
+    if (st?.state === 'none' && this.expecting) items.push(h('p', { class: 'review-state' }, t('review.soon')));
+    if (st?.state === 'none' && !this.expecting) {
       items.push(h('p', { class: 'review-state' }, t('review.none')));
       if (canAsk) {
         const ask = h('button', { type: 'button', 'data-action': 'request-review' }, t('review.request'));
