@@ -98,6 +98,8 @@ test('an imported game is reviewed on request: graph, marks, arrow and a click o
 /** Plays `plies` listed moves of a new hot-seat game of `game`, then resigns. */
 async function hotseatGame(page, game, plies) {
   await page.goto(server.url + '/');
+  // The home page's buttons send on the socket: a click before it opens is lost.
+  await pageUser(page);
   await page.locator(`.game-pick [data-game="${game}"]`).click();
   await page.selectOption('#clock', '0');
   await page.locator('[data-mode="hotseat"]').click();
