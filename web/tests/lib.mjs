@@ -63,8 +63,9 @@ export async function realServer() {
   if (!existsSync(bin)) return null;
   const port = 20000 + Math.floor(Math.random() * 20000);
   const db = join(ARTIFACTS, `e2e-${port}.db`);
-  // --ai-instant: the engine answers without a person's pause, so the tests stay quick.
-  const args = ['serve', '--addr', `127.0.0.1:${port}`, '--db', `sqlite://${db}`, '--grace', '5', '--ai-instant'];
+  // --ai-instant: the engine answers without a person's pause, and --review-depth 1 reviews a
+  // finished game at once, so the tests stay quick.
+  const args = ['serve', '--addr', `127.0.0.1:${port}`, '--db', `sqlite://${db}`, '--grace', '5', '--ai-instant', '--review-depth', '1'];
   // The page is embedded in the binary; CANNONADE_WEB_DIR serves it from disk instead.
   if (process.env.CANNONADE_WEB_DIR) args.push('--web', process.env.CANNONADE_WEB_DIR);
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });

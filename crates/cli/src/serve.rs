@@ -37,6 +37,10 @@ pub struct Args {
     /// and load runs).
     #[arg(long)]
     ai_instant: bool,
+    /// Search every position of a game review to this depth instead of each game's default
+    /// (docs/analysis.md); a low depth makes reviews quick, for tests.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    review_depth: Option<u32>,
     /// Behind a reverse proxy: take the client's address from `X-Forwarded-For`, HTTPS from
     /// `X-Forwarded-Proto` (cookies then `Secure`) and the host from `X-Forwarded-Host`, and
     /// leave connection counts per address to the proxy. Only with a proxy that sets them.
@@ -73,6 +77,7 @@ pub fn run(args: Args) -> Result<()> {
             .engine_threads
             .map_or_else(cannonade_server::engines::default_threads, usize::from),
         ai_pacing: !args.ai_instant,
+        review_depth: args.review_depth,
         trust_proxy: args.trust_proxy,
         secure_cookies: args.secure_cookies,
         allowed_origins: args.allowed_origins,

@@ -8,13 +8,13 @@ import { squareIndex, units } from './geometry.js';
 import { drawUnit, pieceIcon, pieceInfo } from './pieces.js';
 import { HANZI } from './art/hanzi.js';
 import { t, pieceName } from './i18n.js';
+import { el } from './svg.js';
 
 /** @typedef {import('./types.js').Geometry} Geometry */
 /** @typedef {import('./types.js').LegalMove} LegalMove */
 /** @typedef {import('./types.js').GameKind} GameKind */
 /** @typedef {import('./pieces.js').PieceSet} PieceSet */
 
-const SVG = 'http://www.w3.org/2000/svg';
 const S = 60; // one file/rank step in SVG units
 const ANIMATION_MS = 180;
 
@@ -32,21 +32,9 @@ const ANIMATION_MS = 180;
  * @property {string[]} marks squares to mark (a proposal, a tally's favourite)
  * @property {string|null} [premoveColour] the player's piece colour when a premove may be set now
  * @property {boolean} [animate] animate the last move into place (a move just played)
+ * @property {string[][]} [arrows] moves to draw as arrows, each by its squares (the engine's
+ *   best move): from the first square to the last, a ring where there is one square (a flip)
  */
-
-/**
- * @template {keyof SVGElementTagNameMap} K
- * @param {K} tag
- * @param {Record<string, string|number>} attrs
- * @param {Element} [parent]
- * @returns {SVGElementTagNameMap[K]}
- */
-function el(tag, attrs, parent) {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  if (parent) parent.appendChild(e);
-  return e;
-}
 
 export class Board {
   /**
@@ -604,6 +592,8 @@ export class Board {
     el('stop', { offset: '0%', 'stop-color': '#ff1a1a', 'stop-opacity': '.95' }, glow);
     el('stop', { offset: '55%', 'stop-color': '#ff3b30', 'stop-opacity': '.55' }, glow);
     el('stop', { offset: '100%', 'stop-color': '#ff3b30', 'stop-opacity': '0' }, glow);
+    const head = el('marker', { id: 'arrow-head', viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 3, markerHeight: 3, orient: 'auto' }, defs);
+    el('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrow-head' }, head);
     el('rect', { x: 0, y: 0, width: W, height: H, class: 'frame', rx: 8 }, svg);
     const base = el('g', { class: 'base' }, svg);
     if (this.cells) this.drawCells(base);
@@ -628,6 +618,9 @@ export class Board {
       const grp = el('g', { class: 'piece', 'data-square': sq, 'data-piece': text, transform: `translate(${x} ${y})` }, pieces);
       drawUnit(grp, g, text, st.pieceSet, S);
     }
+    // Above the pieces, as on paper; clicks go through to the squares.
+    const arrows = el('g', { class: 'arrows' }, svg);
+    for (const path of st.arrows ?? []) this.arrow(arrows, path);
     const dests = el('g', { class: 'dests' }, svg);
     const next = this.nextSquares();
     for (const sq of next) {
@@ -651,6 +644,28 @@ export class Board {
           role: 'button', tabindex: actionable ? 0 : -1, 'aria-label': `${sq}, ${name}`,
         }, hits);
       }
+  }
+
+  /**
+   * An arrow from a move's first square to its last (a Chess-Battle shot, a Commander move
+   * of several steps: the squares between are left out), or a ring on a lone square.
+   * @param {Element} parent
+   * @param {string[]} path
+   */
+  arrow(parent, path) {
+    const from = path[0];
+    const to = path[path.length - 1];
+    if (!from) return;
+    const [x0, y0] = this.at(from);
+    const [x1, y1] = this.at(to);
+    const len = Math.hypot(x1 - x0, y1 - y0);
+    if (len < 1) {
+      el('circle', { cx: x0, cy: y0, r: S * 0.4, class: 'arrow ring', 'data-from': from, 'data-to': to }, parent);
+      return;
+    }
+    // The line stops short so that the head's tip, not its middle, meets the square's centre.
+    const k = (len - 15) / len;
+    el('line', { x1: x0, y1: y0, x2: x0 + (x1 - x0) * k, y2: y0 + (y1 - y0) * k, class: 'arrow', 'marker-end': 'url(#arrow-head)', 'data-from': from, 'data-to': to }, parent);
   }
 
   /**

@@ -6,6 +6,7 @@ import { play } from './sound.js';
 import { t, pieceName } from './i18n.js';
 import { pieceIcon } from './pieces.js';
 import { ChatPanel } from './chat.js';
+import { GameReview, MARKS, judgementName } from './review.js';
 import { h, rememberGame, seatName, seatColour, resultText, download, prefs, gameName, profileLink, ratingText } from './ui.js';
 
 /** @typedef {import('./types.js').Snapshot} Snapshot */
@@ -66,6 +67,7 @@ export class GameView {
     this.lowSounded = false;
     this.animateNext = false;
     this.chat = new ChatPanel(net, id);
+    this.review = new GameReview(id, (ply) => void this.view(ply), () => this.render());
     this.el = this.build();
     this.board = new Board(this.el.boardHost, (mv) => this.pick(mv));
     this.onKey = (/** @type {KeyboardEvent} */ e) => this.key(e);
@@ -81,6 +83,7 @@ export class GameView {
   destroy() {
     for (const u of this.unsub) u();
     clearInterval(this.timer);
+    this.review.stop();
     document.removeEventListener('keydown', this.onKey);
     this.net.send({ t: 'unwatch', game: this.id });
   }
@@ -112,8 +115,8 @@ export class GameView {
     });
     this.root.append(
       h('section', { class: 'game' },
-        h('div', { class: 'board-col' }, e.status, e.top, e.boardHost, e.bottom),
-        h('div', { class: 'side-col' }, e.info, e.offers, e.end, e.spect, e.replay, e.moves, form, e.controls, this.chat.el, e.legend),
+        h('div', { class: 'board-col' }, e.status, e.top, e.boardHost, e.bottom, this.review.below),
+        h('div', { class: 'side-col' }, e.info, e.offers, e.end, this.review.box, e.spect, e.replay, e.moves, form, e.controls, this.chat.el, e.legend),
       ),
       e.announce,
     );
@@ -244,6 +247,7 @@ export class GameView {
     this.remember(s.legal);
     rememberGame(this.snap);
     if (s.result && s.moves.length > 1) void this.fetchPositions();
+    if (s.result && s.moves.length) this.review.start();
     this.render();
     this.renderLegend();
   }
@@ -368,6 +372,9 @@ export class GameView {
         s.offers = [];
         play('end');
         this.el.announce.textContent = resultText(s);
+        // The server queues the review once the game's end is stored, which may come a
+        // little after this event on a busy store: ask again for a while until it is there.
+        if (s.moves.length) this.review.start(20);
         break;
       case 'rematch':
         s.rematch = ev.game;
@@ -392,6 +399,7 @@ export class GameView {
     this.renderControls();
     this.renderOffers();
     this.renderMoves();
+    this.review.render(this.snap, this.viewPly ?? this.snap.moves.length, !!this.net.user);
     this.renderSpectate();
     this.renderEnd();
     this.renderInfo();
@@ -417,6 +425,8 @@ export class GameView {
     const online = this.net.status === 'open';
     const canAct = online && this.live && !s.result && s.legal && s.legal.length ? s.legal : null;
     const zones = (this.showZones && pos.air_defence) || { first: [], second: [] };
+    // A finished game's review: the engine's best move in the shown position.
+    const best = s.result ? this.review.at(ply)?.best : null;
     const marks = s.you === 'spectator' ? [this.proposal ?? this.tally[0]?.mv].filter((x) => x != null).flatMap((mv) => squaresOf(/** @type {string} */ (mv)).slice(-1)) : [];
     const waiting = online && this.live && !s.result && !canAct;
     this.board.set({
@@ -431,6 +441,7 @@ export class GameView {
       zones,
       marks,
       premoveColour: waiting ? this.myColour() : null,
+      arrows: best ? [squaresOf(best)] : [],
       animate: this.animateNext,
     });
     this.animateNext = false;
@@ -647,6 +658,13 @@ export class GameView {
         const m = s.moves[j];
         if (!m) continue;
         const b = h('button', { type: 'button', class: `mv seat-${m.seat}`, 'data-ply': String(j + 1) }, m.display || m.mv);
+        // The review's judgement: its mark and colour, and its name for screen readers.
+        const judged = this.review.judgement(j);
+        if (judged) {
+          b.dataset.judgement = judged;
+          b.setAttribute('aria-label', `${m.display || m.mv} ${MARKS[judged]} ${judgementName(judged)}`);
+          b.append(h('span', { class: `judgement ${judged}`, title: judgementName(judged), 'aria-hidden': 'true' }, MARKS[judged]));
+        }
         if ((this.viewPly ?? s.moves.length) === j + 1) b.classList.add('current');
         b.addEventListener('click', () => this.view(j + 1));
         li.append(b);

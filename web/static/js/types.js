@@ -131,4 +131,41 @@
 /** @typedef {{hits: number, total: number}} Score */
 /** @typedef {Record<string, unknown> & {t: string}} ClientMsg */
 
+/**
+ * An engine value for the side to move: centipawns, or a mate in so many of its moves
+ * (negative: mated). docs/analysis.md.
+ * @typedef {{cp: number}|{mate: number}} Eval
+ */
+/** @typedef {'inaccuracy'|'mistake'|'blunder'} Judgement */
+/**
+ * One move of a game's review (crate `cannonade-engine`, `review::PlyReview`): `seat` 0 is
+ * the first seat; win chances are the mover's, 0 to 1; `best` and `line` in engine text,
+ * `best_display` and `line_display` as the move list writes moves.
+ * @typedef {object} PlyReview
+ * @property {number} ply
+ * @property {number} seat
+ * @property {string} played
+ * @property {string} display
+ * @property {Eval} before
+ * @property {string|null} best
+ * @property {string|null} best_display
+ * @property {string[]} line
+ * @property {string[]} [line_display]
+ * @property {Eval} played_value
+ * @property {number} loss
+ * @property {number} win_before
+ * @property {number} win_after
+ * @property {number} accuracy
+ * @property {Judgement|null} judgement
+ */
+/**
+ * A game's review: one entry per move, the accuracy per seat, and whether values are
+ * expectations over face-down pieces (Banqi).
+ * @typedef {{kind: GameKind, depth: number|null, plies: PlyReview[], accuracy: [number|null, number|null], expectation: boolean}} Review
+ */
+/**
+ * `GET /api/game/{id}/review`'s answer.
+ * @typedef {{state: 'done', review: Review}|{state: 'queued', position: number}|{state: 'running'}|{state: 'none'}} ReviewStatus
+ */
+
 export {};

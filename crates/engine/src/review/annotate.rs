@@ -60,6 +60,7 @@ mod tests {
             best: Some("a4a9".into()),
             best_display: Some("R9+5".into()),
             line: vec!["a4a9".into(), "d9d8".into()],
+            line_display: Vec::new(),
             played_value: value,
             loss: 0,
             win_before: 0.5,

@@ -71,6 +71,10 @@ pub struct PlyReview {
     pub best_display: Option<String>,
     /// The engine's line from the position before the move, first move first.
     pub line: Vec<String>,
+    /// The line as people read it, move for move (WXF in Xiangqi); shorter than `line`
+    /// where a move of it does not replay. Absent from reviews stored before it existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub line_display: Vec<String>,
     /// The mover's value of the move played.
     pub played_value: Eval,
     /// Centipawns lost by the move (0 when the move was as good as the best).
@@ -222,6 +226,21 @@ impl Walk<'_> {
     }
 }
 
+/// The moves of `line` (engine texts) as people read them, each in the position it is
+/// played from, up to the first that does not replay.
+fn display_line(at: &AnyRecord, line: &[String]) -> Vec<String> {
+    let mut record = at.clone();
+    let mut out = Vec::with_capacity(line.len());
+    for text in line {
+        let position = record.position();
+        match record.play_text_past_end(text) {
+            Ok(mv) => out.push(position.display_move(mv)),
+            Err(_) => break,
+        }
+    }
+    out
+}
+
 /// A review under way, one move at a time: a server runs each [`Reviewer::step`] as a
 /// job of its own, so the searches of players waiting for an engine's move go between them.
 #[derive(Clone, Debug)]
@@ -309,6 +328,8 @@ impl Reviewer {
         let played_value = Eval::from_score(played);
         let (win_before, win_after) = (scale.win_chance(before), scale.win_chance(played_value));
         let best = result.as_ref().and_then(|r| r.best);
+        let line = result.as_ref().map(|r| r.pv.clone()).unwrap_or_default();
+        let line_display = display_line(at, &line);
         self.plies.push(PlyReview {
             ply: i,
             seat: mover.index(),
@@ -317,7 +338,8 @@ impl Reviewer {
             before,
             best: result.as_ref().and_then(|r| r.best_text.clone()),
             best_display: best.map(|b| position.display_move(b)),
-            line: result.map(|r| r.pv).unwrap_or_default(),
+            line,
+            line_display,
             played_value,
             loss: (before.cp() - played_value.cp()).max(0),
             win_before,

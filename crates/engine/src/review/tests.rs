@@ -37,6 +37,9 @@ fn a_hung_chariot_is_a_blunder_and_the_best_move_is_named() {
     assert_eq!((first.seat, first.played.as_str()), (0, "f0f1"));
     assert_eq!(first.best.as_deref(), Some("a4a9"));
     assert_eq!(first.line.first().map(String::as_str), Some("a4a9"));
+    // The line as the move list writes it (WXF), its first move the best one.
+    assert_eq!(first.line_display.len(), first.line.len());
+    assert_eq!(first.line_display.first(), first.best_display.as_ref());
     assert!(first.before.cp() > 500 && first.loss > 500, "{first:?}");
     assert_eq!(first.judgement, Some(Judgement::Blunder));
     assert!(first.accuracy < 50.0);
