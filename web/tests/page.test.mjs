@@ -199,6 +199,27 @@ test('phone, portrait: the whole board on a 390×844 screen; landscape: the boar
   }
 });
 
+test('a click while the page is still connecting is sent once the socket opens, not refused', async () => {
+  const log = [];
+  /** @type {any} */
+  let socket;
+  const page = await env.browser.newPage({ viewport: { width: 1100, height: 900 } });
+  await serverApis(page);
+  // The server's welcome comes only when the test says: until then the page is connecting.
+  await page.routeWebSocket(/\/ws/, (ws) => {
+    socket = ws;
+    ws.onMessage((text) => log.push(JSON.parse(String(text))));
+  });
+  await page.goto(`${env.site.url}/#/`);
+  await page.locator('[data-mode="hotseat"]').click();
+  await page.waitForTimeout(300);
+  assert.equal(await page.locator('.toast').count(), 0, 'no "not connected" for a click a moment early');
+  socket.send(JSON.stringify({ t: 'welcome', protocol: 4, user: { id: 'u1', name: 'tester', account: false }, games: GAMES }));
+  for (let i = 0; i < 50 && !log.some((m) => m.t === 'hotseat'); i++) await page.waitForTimeout(100);
+  assert.equal(log.filter((m) => m.t === 'hotseat').length, 1, 'the click was sent once, after the welcome');
+  await page.close();
+});
+
 test('hot-seat: no "(offline)" beside the players, and an Undo button', async () => {
   const snap = snapshot('xiangqi', 'both', { players: [{ name: 'Alice', rating: null, ai: false, online: false }, { name: 'Alice', rating: null, ai: false, online: false }] });
   const s = driven(snap);

@@ -181,10 +181,7 @@ function home() {
   const seat = /** @type {HTMLSelectElement} */ (h('select', { id: 'seat', 'aria-label': t('home.seat') }, h('option', { value: 'first' }, t('home.seat_first')), h('option', { value: 'second' }, t('home.seat_second')), h('option', { value: '' }, t('home.seat_random'))));
   const act = (/** @type {string} */ name, /** @type {string} */ label, /** @type {() => void} */ f) => {
     const b = h('button', { type: 'button', 'data-mode': name }, label);
-    b.addEventListener('click', () => {
-      if (net.status !== 'open') return toast(t('home.not_connected'));
-      f();
-    });
+    b.addEventListener('click', () => net.whenOpen(f, () => toast(t('home.not_connected'))));
     return b;
   };
   main.replaceChildren(

@@ -130,6 +130,26 @@ export class Net {
   }
 
   /**
+   * Runs `f` once the socket is open: at once when it is, or when it opens within
+   * `waitMs` (a click in the moment the page is still connecting is not lost); otherwise
+   * calls `failed` (the caller says the page is not connected).
+   * @param {() => void} f @param {() => void} failed @param {number} [waitMs]
+   */
+  whenOpen(f, failed, waitMs = 5000) {
+    if (this.status === 'open') return f();
+    const stop = this.onStatus((s) => {
+      if (s !== 'open') return;
+      stop();
+      clearTimeout(timer);
+      f();
+    });
+    const timer = setTimeout(() => {
+      stop();
+      failed();
+    }, waitMs);
+  }
+
+  /**
    * Sends a message; false when the socket is not open (the caller shows why).
    * @param {ClientMsg} msg
    */
