@@ -32,7 +32,10 @@ pub fn export(record: &AnyRecord, about: &About<'_>) -> String {
     game.set_tag("Date", date_tag(about.created_ms));
     game.set_tag("White", about.names[0].as_str());
     game.set_tag("Black", about.names[1].as_str());
-    if !about.tc.untimed() {
+    if let Some(days) = about.tc.days_per_move {
+        // PGN's `moves/seconds`: one move in each period of the days, as correspondence is.
+        game.set_tag("TimeControl", format!("1/{}", u64::from(days) * 86_400));
+    } else if !about.tc.untimed() {
         // PGN's `initial+increment` in seconds.
         // f64's Display writes 300.0 as `300` and 2500 ms as `2.5`.
         let secs = |ms: u64| (ms as f64 / 1000.0).to_string();

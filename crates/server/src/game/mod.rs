@@ -303,6 +303,7 @@ pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusa
         export: None,
         created_ms: ids::now_ms(),
         ended_ms: None,
+        days_per_move: spec.clock.days_per_move.map_or(0, i64::from),
     };
     if let Some(cluster) = app.cluster() {
         // A new id: the lease is free; taking it makes the renewals cover the game.
