@@ -59,3 +59,34 @@ pub fn export(record: &AnyRecord, about: &About<'_>) -> String {
     }
     write_game(&game)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cannonade_games::GameKind;
+
+    fn tag(tc: TimeControl) -> Option<String> {
+        let start = cannonade_games::AnyGame::start(GameKind::Xiangqi).unwrap();
+        let record = AnyRecord::new(start);
+        let result = GameResult { winner: None, reason: "aborted".into(), points: None };
+        let names = ["a".to_string(), "b".to_string()];
+        let about =
+            About { id: "g1", names: &names, result: &result, tc, created_ms: 0, dealer: None };
+        let pgn = export(&record, &about);
+        let line = pgn.lines().find(|l| l.starts_with("[TimeControl "))?;
+        Some(line.to_string())
+    }
+
+    #[test]
+    fn the_time_control_tag_says_minutes_or_one_move_a_period() {
+        assert_eq!(
+            tag(TimeControl::fischer(300_000, 3_000)).as_deref(),
+            Some("[TimeControl \"300+3\"]")
+        );
+        assert_eq!(
+            tag(TimeControl::correspondence(3)).as_deref(),
+            Some("[TimeControl \"1/259200\"]")
+        );
+        assert_eq!(tag(TimeControl::fischer(0, 0)), None);
+    }
+}
