@@ -56,13 +56,15 @@ export async function staticServer() {
 
 /**
  * Starts the real server (`cannonade serve`) on a free port with a fresh SQLite store, or
- * returns null when the binary has no `serve` command yet.
+ * returns null when the binary has no `serve` command yet. `again` restarts a server that
+ * was closed: the same port and database file, as an operator's restart would.
+ * @param {{port: number, db: string}} [again]
  */
-export async function realServer() {
+export async function realServer(again) {
   const bin = process.env.CANNONADE_BIN ?? join(ROOT, 'target', 'debug', 'cannonade');
   if (!existsSync(bin)) return null;
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const db = join(ARTIFACTS, `e2e-${port}.db`);
+  const port = again?.port ?? 20000 + Math.floor(Math.random() * 20000);
+  const db = again?.db ?? join(ARTIFACTS, `e2e-${port}.db`);
   // --ai-instant: the engine answers without a person's pause, and --review-depth 1 reviews a
   // finished game at once, so the tests stay quick.
   const args = ['serve', '--addr', `127.0.0.1:${port}`, '--db', `sqlite://${db}`, '--grace', '5', '--ai-instant', '--review-depth', '1'];
@@ -77,7 +79,18 @@ export async function realServer() {
     if (child.exitCode !== null) throw new Error(`cannonade serve exited: ${log}`);
     try {
       const r = await fetch(url + '/');
-      if (r.ok) return { url, log: () => log, close: () => child.kill() };
+      if (r.ok) {
+        return {
+          url, port, db, log: () => log,
+          close: () => child.kill(),
+          /** Stops the server and waits for its process to end. */
+          stop: () => new Promise((ok) => {
+            if (child.exitCode !== null) return ok(undefined);
+            child.once('exit', () => ok(undefined));
+            child.kill();
+          }),
+        };
+      }
     } catch {
       // not listening yet
     }
@@ -182,7 +195,8 @@ export function standInSite() {
  * The real server and a browser for a test file: the server started now (before the tests
  * are declared, so a missing binary skips them, and fails in CI), the browser before the
  * tests, both closed after them. `skip()` is the tests' skip reason; `newPage` a page in a
- * fresh browser context (its own cookies), logging the page's errors.
+ * fresh browser context (its own cookies), logging the page's errors; `restart()` restarts
+ * the server on the same port and database.
  */
 export async function realSite() {
   const server = await realServer();
@@ -204,7 +218,13 @@ export async function realSite() {
     page.on('pageerror', (e) => console.error('page error:', e.message));
     return page;
   };
-  return { server, skip, newPage };
+  /** Stops the server and starts it again on its port and database file, as an operator would. */
+  const restart = async () => {
+    if (!server) throw new Error('no server');
+    await server.stop();
+    Object.assign(server, await realServer({ port: server.port, db: server.db }));
+  };
+  return { server, skip, newPage, restart };
 }
 
 /** The page's user once its socket is open. @param {import('playwright-core').Page} page */

@@ -949,7 +949,7 @@ async fn bot(
     think: u64,
 ) -> Result<()> {
     let (mut ws, token) = route.open(n, &shared).await?;
-    let clock = TimeControl { initial_ms: 3_600_000, increment_ms: 0 };
+    let clock = TimeControl::fischer(3_600_000, 0);
     let permit = if invite.is_some() { Some(SEATING.acquire().await?) } else { None };
     if let Some(invite) = invite {
         send(
@@ -1336,7 +1336,7 @@ async fn ai_player(
     think: u64,
 ) -> Result<()> {
     let (mut ws, token) = route.open(n, &shared).await?;
-    let clock = TimeControl { initial_ms: 3_600_000, increment_ms: 0 };
+    let clock = TimeControl::fischer(3_600_000, 0);
     let start = ClientMsg::PlayAi {
         game: kind,
         options: String::new(),

@@ -88,7 +88,7 @@ async fn killing_the_server_mid_game_loses_no_told_move_and_no_clock() {
 
     let (mut a, token_a) = connect(port, None).await;
     let (mut b, token_b) = connect(port, None).await;
-    let clock = TimeControl { initial_ms: 60_000, increment_ms: 1_000 };
+    let clock = TimeControl::fischer(60_000, 1_000);
     send(
         &mut a,
         ClientMsg::Invite {

@@ -484,7 +484,7 @@ async fn leaderboard(
             None => {
                 return error(
                     StatusCode::BAD_REQUEST,
-                    "speed is one of bullet, blitz, rapid, classical",
+                    "speed is one of bullet, blitz, rapid, classical, correspondence",
                 );
             }
         },

@@ -55,6 +55,8 @@ pub const LOBBY_SEEKS: usize = 200;
 /// The longest clock accepted: three hours, and one minute of increment.
 const MAX_INITIAL_MS: u64 = 3 * 3600 * 1000;
 const MAX_INCREMENT_MS: u64 = 60 * 1000;
+/// The most days a correspondence move may have (lichess's bound).
+const MAX_DAYS_PER_MOVE: u32 = 14;
 
 /// Checks a game's settings: the game is available, its options apply, the clock is sane, a
 /// rated game has a clock, and so has a game of a scored format (its game timer alone would
@@ -70,6 +72,20 @@ pub fn check_settings(
     let parsed =
         cannonade_games::GameSpec::parse(game, options).map_err(|e| invalid(e.to_string()))?;
     let start = parsed.start();
+    if let Some(days) = clock.days_per_move {
+        if !(1..=MAX_DAYS_PER_MOVE).contains(&days) {
+            return Err(invalid("a correspondence clock has 1 to 14 days a move".into()));
+        }
+        if clock != TimeControl::correspondence(days) {
+            return Err(invalid(
+                "a correspondence clock's initial_ms is its days in ms, with no increment".into(),
+            ));
+        }
+        if parsed.game_ms().is_some() {
+            return Err(invalid("a scored format is played with a clock of minutes".into()));
+        }
+        return Ok((start, parsed));
+    }
     if clock.initial_ms > MAX_INITIAL_MS || clock.increment_ms > MAX_INCREMENT_MS {
         return Err(invalid("clocks are at most 3 hours plus 60 seconds a move".into()));
     }

@@ -146,7 +146,7 @@ pub async fn profile(app: &App, name: &str) -> Result<Option<Profile>, StoreErro
         .into_iter()
         .map(|g| {
             let mine = if g.users[0].as_deref() == Some(user.id.as_str()) { 0 } else { 1 };
-            let speed = Speed::of(g.initial_ms.max(0) as u64, g.increment_ms.max(0) as u64);
+            let speed = Speed::of_clock(crate::game::clock::time_control(&g));
             RecentGame {
                 result: outcome(&g.users, &user.id, g.result.as_deref()),
                 opponent: g.names[1 - mine].clone(),

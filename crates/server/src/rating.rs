@@ -1,6 +1,7 @@
 //! Glicko-2 (Glickman, "Example of the Glicko-2 system", 2013), one game at a time, and
 //! the speed categories ratings are kept by.
 
+use cannonade_wire::TimeControl;
 use std::f64::consts::PI;
 
 /// A rating whose deviation is above this is provisional: shown with `?` and left off the
@@ -19,11 +20,23 @@ pub enum Speed {
     Rapid,
     /// 25 minutes or more.
     Classical,
+    /// Days per move.
+    Correspondence,
 }
 
 impl Speed {
     /// Every category, fastest first.
-    pub const ALL: [Speed; 4] = [Speed::Bullet, Speed::Blitz, Speed::Rapid, Speed::Classical];
+    pub const ALL: [Speed; 5] =
+        [Speed::Bullet, Speed::Blitz, Speed::Rapid, Speed::Classical, Speed::Correspondence];
+
+    /// The category of a clock setting: a correspondence clock is `Correspondence`
+    /// whatever its days, any other as [`Speed::of`] says.
+    pub fn of_clock(tc: TimeControl) -> Option<Speed> {
+        if tc.is_correspondence() {
+            return Some(Speed::Correspondence);
+        }
+        Speed::of(tc.initial_ms, tc.increment_ms)
+    }
 
     /// The category of a clock by its estimated duration per player, initial time + 40 ×
     /// increment (lichess's estimate of a game of 40 moves); `None` for an untimed game,
@@ -49,6 +62,7 @@ impl Speed {
             Speed::Blitz => "blitz",
             Speed::Rapid => "rapid",
             Speed::Classical => "classical",
+            Speed::Correspondence => "correspondence",
         }
     }
 
@@ -160,6 +174,8 @@ mod tests {
             assert_eq!(Speed::parse(s.name()), Some(s));
         }
         assert_eq!(Speed::parse("Blitz"), None);
+        assert_eq!(Speed::of_clock(TimeControl::correspondence(1)), Some(Speed::Correspondence));
+        assert_eq!(Speed::of_clock(TimeControl::fischer(5 * m, 3000)), Some(Speed::Blitz));
     }
 
     #[test]

@@ -34,7 +34,7 @@ pub async fn standing(
     game: GameKind,
     clock: TimeControl,
 ) -> Result<Option<Standing>, StoreError> {
-    let Some(speed) = Speed::of(clock.initial_ms, clock.increment_ms) else { return Ok(None) };
+    let Some(speed) = Speed::of_clock(clock) else { return Ok(None) };
     if !user.account {
         return Ok(None);
     }

@@ -11,7 +11,7 @@ use cannonade_store::{EventRow, GameRow, SqlStore, Store};
 use cannonade_wire::{
     ClientMsg, ClockState, GameEvent, MoveInfo, PublicPosition, Score, Seat, ServerMsg,
 };
-use common::{Client, config, server};
+use common::{Client, config, game_row as row, server};
 use std::time::Duration;
 
 /// A file store of its own for one test.
@@ -22,30 +22,6 @@ async fn file_store(name: &str) -> (String, SqlStore) {
     let url = format!("sqlite://{}/s.db", dir.display());
     let store = SqlStore::connect(&url).await.unwrap();
     (url, store)
-}
-
-fn row(id: &str, kind: GameKind, options: &str, fen: &str, ai: [Option<i64>; 2]) -> GameRow {
-    let user = |i: usize| ai[i].is_none().then(|| format!("{id}-u{i}"));
-    GameRow {
-        id: id.into(),
-        kind: kind.name().into(),
-        options: options.into(),
-        start_fen: fen.into(),
-        initial_ms: 600_000,
-        increment_ms: 0,
-        rated: false,
-        users: [user(0), user(1)],
-        names: ["one".into(), "two".into()],
-        ai,
-        seed: None,
-        commitment: None,
-        status: "live".into(),
-        result: None,
-        crowd: None,
-        export: None,
-        created_ms: 1,
-        ended_ms: None,
-    }
 }
 
 /// The events of `moves` played from `fen`, each stored with `clock`.

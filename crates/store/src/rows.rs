@@ -39,6 +39,8 @@ pub struct GameRow {
     pub created_ms: i64,
     /// Ended at.
     pub ended_ms: Option<i64>,
+    /// Correspondence: days per move (0: a clock of minutes).
+    pub days_per_move: i64,
 }
 
 /// One versioned game event.

@@ -28,7 +28,7 @@ const PLAYERS_PER_INSERT: usize = 128;
 
 const GAME_COLUMNS: &str = "id, kind, options, start_fen, initial_ms, increment_ms, rated, \
     first_user, second_user, first_name, second_name, first_ai, second_ai, seed, commitment, \
-    status, result, crowd, export, created_ms, ended_ms";
+    status, result, crowd, export, created_ms, ended_ms, days_per_move";
 
 fn game_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
     Ok(GameRow {
@@ -50,6 +50,7 @@ fn game_row(row: &AnyRow) -> Result<GameRow, sqlx::Error> {
         export: row.try_get("export")?,
         created_ms: row.try_get("created_ms")?,
         ended_ms: row.try_get("ended_ms")?,
+        days_per_move: row.try_get("days_per_move")?,
     })
 }
 
@@ -616,7 +617,7 @@ async fn import_game_on(
 async fn insert_game(conn: &mut AnyConnection, g: &GameRow) -> Result<(), StoreError> {
     let sql = format!(
         "INSERT INTO games ({GAME_COLUMNS}) VALUES \
-         ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21)"
+         ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22)"
     );
     sqlx::query(&sql)
         .bind(&g.id)
@@ -640,6 +641,7 @@ async fn insert_game(conn: &mut AnyConnection, g: &GameRow) -> Result<(), StoreE
         .bind(&g.export)
         .bind(g.created_ms)
         .bind(g.ended_ms)
+        .bind(g.days_per_move)
         .execute(&mut *conn)
         .await?;
     Ok(())

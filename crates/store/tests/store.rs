@@ -26,6 +26,7 @@ fn game(id: &str) -> GameRow {
         export: None,
         created_ms: 1,
         ended_ms: None,
+        days_per_move: 0,
     }
 }
 

@@ -63,18 +63,44 @@ impl Role {
 }
 
 /// A clock setting. `initial_ms = 0` means no clock (untimed).
+///
+/// A correspondence clock (`days_per_move`, 1–14) gives each move that many days: the
+/// mover's time is set back to the whole period after each of their moves, with no
+/// increment. It is sent as `initial_ms` = the days in milliseconds and `increment_ms` = 0
+/// as well, so a reader that knows only those two fields sees a clock of the right length.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TimeControl {
     /// Time each seat starts with, in milliseconds.
     pub initial_ms: u64,
     /// Time added after each of the seat's moves, in milliseconds.
     pub increment_ms: u64,
+    /// Correspondence: days per move (absent for a clock of minutes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days_per_move: Option<u32>,
 }
 
+/// A day in milliseconds.
+pub const DAY_MS: u64 = 24 * 3600 * 1000;
+
 impl TimeControl {
+    /// A clock of `initial_ms` and `increment_ms` a move.
+    pub const fn fischer(initial_ms: u64, increment_ms: u64) -> TimeControl {
+        TimeControl { initial_ms, increment_ms, days_per_move: None }
+    }
+
+    /// A correspondence clock of `days` per move.
+    pub const fn correspondence(days: u32) -> TimeControl {
+        TimeControl { initial_ms: days as u64 * DAY_MS, increment_ms: 0, days_per_move: Some(days) }
+    }
+
     /// Whether the game is played without a clock.
     pub fn untimed(self) -> bool {
         self.initial_ms == 0
+    }
+
+    /// Whether this is a correspondence clock (days per move).
+    pub fn is_correspondence(self) -> bool {
+        self.days_per_move.is_some()
     }
 }
 

@@ -31,8 +31,8 @@ mod session_cookie;
 
 pub use client::ClientMsg;
 pub use common::{
-    ClockState, CrowdRecord, CrowdSide, ErrorCode, GameResult, LegalMove, MoveInfo, OfferKind,
-    PlayerInfo, RangeRequest, RatingRange, Role, Room, Seat, TimeControl, UserInfo,
+    ClockState, CrowdRecord, CrowdSide, DAY_MS, ErrorCode, GameResult, LegalMove, MoveInfo,
+    OfferKind, PlayerInfo, RangeRequest, RatingRange, Role, Room, Seat, TimeControl, UserInfo,
 };
 pub use event::GameEvent;
 pub use geometry::{Geometry, Layout, LegendPiece, PieceInfo, Region, River};

@@ -518,7 +518,8 @@ export class GameView {
       if (running) ms = Math.max(0, ms - (performance.now() - this.clockAt));
       const tenths = ms < 10000 && running;
       const secs = tenths ? ms / 1000 : Math.ceil(ms / 1000);
-      c.textContent = tenths ? secs.toFixed(1) : `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
+      c.textContent = s.time_control.days_per_move ? daysLeft(ms)
+        : tenths ? secs.toFixed(1) : `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
       c.classList.toggle('running', running);
       const low = running && ms < LOW_MS;
       c.classList.toggle('low', low);
@@ -841,4 +842,16 @@ function aiName(name) {
 function crowdText(s) {
   const c = /** @type {import('./types.js').CrowdRecord} */ (s.crowd);
   return t('spect.crowd', { first: seatName(s, 'first'), a: c.first.agreed, of_a: c.first.of, second: seatName(s, 'second'), b: c.second.agreed, of_b: c.second.of });
+}
+
+/**
+ * A correspondence clock's time left: days and hours, then hours, minutes and seconds in
+ * its last day.
+ * @param {number} ms
+ */
+function daysLeft(ms) {
+  const secs = Math.ceil(ms / 1000);
+  const hours = Math.floor(secs / 3600);
+  if (hours >= 24) return t('clock.days_hours', { d: Math.floor(hours / 24), h: hours % 24 });
+  return `${hours}:${String(Math.floor(secs / 60) % 60).padStart(2, '0')}:${String(secs % 60).padStart(2, '0')}`;
 }

@@ -25,6 +25,9 @@ export const QUICK_CLOCKS = /** @type {const} */ ([
 /** The server's bounds (lobby.rs): three hours, and one minute of increment. */
 const MAX_MINUTES = 180;
 const MAX_INCREMENT_S = 60;
+/** A correspondence move has 1 to 14 days (lobby.rs). */
+const MAX_DAYS = 14;
+const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * Each game's rule options as choices: [option name, [value, catalogue key][]], the first
@@ -67,7 +70,7 @@ export function optionsText(game, options) {
 }
 
 /** @param {TimeControl} a @param {TimeControl} b */
-const sameClock = (a, b) => a.initial_ms === b.initial_ms && a.increment_ms === b.increment_ms;
+const sameClock = (a, b) => a.initial_ms === b.initial_ms && a.increment_ms === b.increment_ms && (a.days_per_move ?? 0) === (b.days_per_move ?? 0);
 
 /**
  * The viewer's ratings by `game/speed` (an account's, read from its profile), for hiding
@@ -260,6 +263,19 @@ function customForm(net, toast, filter) {
   game.value = filter() || 'xiangqi';
   const minutes = /** @type {HTMLInputElement} */ (h('input', { type: 'number', id: 'seek-minutes', min: '0', max: String(MAX_MINUTES), step: '1', value: '10' }));
   const increment = /** @type {HTMLInputElement} */ (h('input', { type: 'number', id: 'seek-increment', min: '0', max: String(MAX_INCREMENT_S), step: '1', value: '5' }));
+  const days = /** @type {HTMLInputElement} */ (h('input', { type: 'number', id: 'seek-days', min: '1', max: String(MAX_DAYS), step: '1', value: '3' }));
+  const kind = /** @type {HTMLSelectElement} */ (h('select', { id: 'seek-clock-kind', 'aria-label': t('lobby.clock_kind') },
+    h('option', { value: 'minutes' }, t('lobby.kind_minutes')), h('option', { value: 'days' }, t('lobby.kind_days'))));
+  const minutesRow = h('div', { class: 'row' },
+    h('label', { for: 'seek-minutes' }, t('lobby.minutes') + ' '), minutes, ' ',
+    h('label', { for: 'seek-increment' }, t('lobby.increment') + ' '), increment);
+  const daysRow = h('div', { class: 'row' }, h('label', { for: 'seek-days' }, t('lobby.days') + ' '), days);
+  const drawKind = () => {
+    minutesRow.hidden = kind.value === 'days';
+    daysRow.hidden = kind.value !== 'days';
+  };
+  kind.addEventListener('change', drawKind);
+  drawKind();
   const rated = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox', id: 'seek-rated' }));
   const range = /** @type {HTMLSelectElement} */ (h('select', { id: 'seek-range', 'aria-label': t('lobby.range') },
     h('option', { value: '' }, t('lobby.range_any')), ...[100, 200, 300, 500].map((n) => h('option', { value: String(n) }, t('lobby.range_around', { n })))));
@@ -283,6 +299,15 @@ function customForm(net, toast, filter) {
     .join(',');
   /** The clock, or `null` (said) when out of the server's bounds. */
   const clock = () => {
+    if (kind.value === 'days') {
+      const d = Number(days.value);
+      if (!Number.isInteger(d) || d < 1 || d > MAX_DAYS) {
+        toast(t('lobby.days_bounds', { n: MAX_DAYS }));
+        return null;
+      }
+      // As the server wants it: the days in ms as the initial time, no increment.
+      return { initial_ms: d * DAY_MS, increment_ms: 0, days_per_move: d };
+    }
     const m = Number(minutes.value);
     const s = Number(increment.value);
     if (!Number.isInteger(m) || !Number.isInteger(s) || m < 0 || m > MAX_MINUTES || s < 0 || s > MAX_INCREMENT_S || (m === 0 && s > 0)) {
@@ -309,9 +334,8 @@ function customForm(net, toast, filter) {
     h('h3', {}, t('lobby.custom')),
     h('div', { class: 'row' }, h('label', { for: 'seek-game' }, t('home.game') + ' '), game),
     options,
-    h('div', { class: 'row' },
-      h('label', { for: 'seek-minutes' }, t('lobby.minutes') + ' '), minutes, ' ',
-      h('label', { for: 'seek-increment' }, t('lobby.increment') + ' '), increment),
+    h('div', { class: 'row' }, h('label', { for: 'seek-clock-kind' }, t('lobby.clock_kind') + ' '), kind),
+    minutesRow, daysRow,
     h('div', { class: 'row' },
       h('label', { class: 'rated', title: t('home.rated_note') }, rated, ' ' + t('home.rated')), ' ',
       h('label', { for: 'seek-range' }, t('lobby.range') + ' '), range),

@@ -5,7 +5,7 @@
 /** @typedef {'first'|'second'} Seat */
 /** @typedef {'first'|'second'|'both'|'spectator'} Role */
 /** @typedef {'draw'|'takeback'|'rematch'} OfferKind */
-/** @typedef {{initial_ms: number, increment_ms: number}} TimeControl */
+/** @typedef {{initial_ms: number, increment_ms: number, days_per_move?: number}} TimeControl */
 /** @typedef {{remaining_ms: [number, number], running: Seat|null}} ClockState */
 /** @typedef {{id: string, name: string, account: boolean}} UserInfo */
 /** @typedef {{name: string, rating: number|null, provisional?: boolean, ai: boolean, online: boolean}} PlayerInfo */

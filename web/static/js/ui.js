@@ -164,26 +164,28 @@ export function ratingText(r) {
 }
 
 /** The speed categories, fastest first, as the server names them. */
-export const SPEEDS = /** @type {const} */ (['bullet', 'blitz', 'rapid', 'classical']);
+export const SPEEDS = /** @type {const} */ (['bullet', 'blitz', 'rapid', 'classical', 'correspondence']);
 
 /**
  * The speed category of a clock, as the server's `Speed::of` counts it: the initial time
- * and 40 increments; `null` for an untimed game.
- * @param {{initial_ms: number, increment_ms: number}} c
+ * and 40 increments, or `correspondence` for days per move; `null` for an untimed game.
+ * @param {import('./types.js').TimeControl} c
  */
 export function speedOf(c) {
+  if (c.days_per_move) return 'correspondence';
   if (!c.initial_ms && !c.increment_ms) return null;
   const minutes = (c.initial_ms + 40 * c.increment_ms) / 60000;
   return minutes < 3 ? 'bullet' : minutes < 8 ? 'blitz' : minutes < 25 ? 'rapid' : 'classical';
 }
 
-/** A clock as people read it. @param {{initial_ms: number, increment_ms: number}} c */
+/** A clock as people read it. @param {import('./types.js').TimeControl} c */
 export function clockText(c) {
+  if (c.days_per_move) return t(c.days_per_move === 1 ? 'clock.day' : 'clock.days', { n: c.days_per_move });
   return c.initial_ms ? t('clock.minutes', { m: c.initial_ms / 60000, s: c.increment_ms / 1000 }) : t('clock.none');
 }
 
 /** A speed category's name in the page's language. @param {string} speed */
 export function speedName(speed) {
-  const names = { bullet: t('speed.bullet'), blitz: t('speed.blitz'), rapid: t('speed.rapid'), classical: t('speed.classical') };
+  const names = { bullet: t('speed.bullet'), blitz: t('speed.blitz'), rapid: t('speed.rapid'), classical: t('speed.classical'), correspondence: t('speed.correspondence') };
   return names[/** @type {keyof typeof names} */ (speed)] ?? speed;
 }

@@ -12,6 +12,14 @@
 use cannonade_core::Side;
 use cannonade_wire::{ClockState, TimeControl};
 
+/// The clock setting a stored game row holds.
+pub fn time_control(row: &cannonade_store::GameRow) -> TimeControl {
+    match u32::try_from(row.days_per_move) {
+        Ok(days) if days > 0 => TimeControl::correspondence(days),
+        _ => TimeControl::fischer(row.initial_ms.max(0) as u64, row.increment_ms.max(0) as u64),
+    }
+}
+
 /// Milliseconds on the server's monotonic clock.
 pub type Ms = u64;
 
@@ -119,9 +127,25 @@ impl Clock {
         }
         self.stop(at);
         if charged && !self.tc.untimed() {
-            self.remaining[side.index()] += self.tc.increment_ms;
+            let left = &mut self.remaining[side.index()];
+            if self.tc.is_correspondence() {
+                // Each move has the whole period: the time left is set back, never added to.
+                *left = self.tc.initial_ms;
+            } else {
+                *left += self.tc.increment_ms;
+            }
         }
         Ok(())
+    }
+
+    /// Charges `side`'s clock `ms` that passed outside the monotonic scale: a correspondence
+    /// game's time while the server was down (see `GameRoom::restore`). Nothing for a side
+    /// whose clock does not run.
+    pub fn charge(&mut self, side: Side, ms: u64) {
+        if self.running() == Some(side) {
+            let left = &mut self.remaining[side.index()];
+            *left = left.saturating_sub(ms);
+        }
     }
 
     /// When the running side's time or the game timer runs out, whichever comes first.
@@ -149,7 +173,7 @@ impl Clock {
 mod tests {
     use super::*;
 
-    const TC: TimeControl = TimeControl { initial_ms: 10_000, increment_ms: 1_000 };
+    const TC: TimeControl = TimeControl::fischer(10_000, 1_000);
 
     /// A move pressed at `at`, reaching the opponent at `sent`.
     fn moved(c: &mut Clock, side: Side, at: Ms, sent: Ms) -> Result<(), Expired> {
@@ -194,7 +218,7 @@ mod tests {
 
     #[test]
     fn untimed_clocks_never_run() {
-        let mut c = Clock::new(TimeControl { initial_ms: 0, increment_ms: 0 }, None);
+        let mut c = Clock::new(TimeControl::fischer(0, 0), None);
         moved(&mut c, Side::First, 0, 0).unwrap();
         assert_eq!(c.deadline(), None);
         assert_eq!(c.state(5).running, None);
@@ -256,8 +280,35 @@ mod tests {
     }
 
     #[test]
+    fn a_correspondence_move_sets_the_days_back_to_the_whole_period() {
+        const DAYS3: u64 = 3 * cannonade_wire::DAY_MS;
+        let mut c = Clock::new(TimeControl::correspondence(3), None);
+        assert_eq!(c.remaining(Side::First, 0), DAYS3);
+        moved(&mut c, Side::First, 0, 0).unwrap();
+        // Second takes two days and a bit: back to three days, not 3 - 2 + anything.
+        let two_days = 2 * cannonade_wire::DAY_MS + 5_000;
+        moved(&mut c, Side::Second, two_days, two_days).unwrap();
+        assert_eq!(c.remaining(Side::Second, two_days), DAYS3);
+        assert_eq!(c.deadline(), Some(two_days + DAYS3));
+        // First lets all three days pass: a flag.
+        assert_eq!(c.press(Side::First, two_days + DAYS3), Err(Expired::Flag(Side::First)));
+    }
+
+    #[test]
+    fn a_charge_takes_from_the_running_side_only() {
+        let mut c = Clock::new(TimeControl::correspondence(1), None);
+        moved(&mut c, Side::First, 0, 0).unwrap();
+        c.charge(Side::First, 1_000);
+        c.charge(Side::Second, 3_600_000);
+        assert_eq!(c.remaining(Side::First, 0), cannonade_wire::DAY_MS);
+        assert_eq!(c.remaining(Side::Second, 0), cannonade_wire::DAY_MS - 3_600_000);
+        c.charge(Side::Second, 2 * cannonade_wire::DAY_MS);
+        assert_eq!(c.expired(0), Some(Expired::Flag(Side::Second)));
+    }
+
+    #[test]
     fn a_game_timer_alone_runs_without_seat_clocks() {
-        let mut c = Clock::new(TimeControl { initial_ms: 0, increment_ms: 0 }, Some(1_000));
+        let mut c = Clock::new(TimeControl::fischer(0, 0), Some(1_000));
         moved(&mut c, Side::First, 0, 0).unwrap();
         assert_eq!(c.expired(999), None, "an untimed seat never flags");
         moved(&mut c, Side::Second, 999, 999).unwrap();

@@ -32,7 +32,10 @@ pub fn export(record: &AnyRecord, about: &About<'_>) -> String {
     game.set_tag("Date", date_tag(about.created_ms));
     game.set_tag("White", about.names[0].as_str());
     game.set_tag("Black", about.names[1].as_str());
-    if !about.tc.untimed() {
+    if let Some(days) = about.tc.days_per_move {
+        // PGN's `moves/seconds`: one move in each period of the days, as correspondence is.
+        game.set_tag("TimeControl", format!("1/{}", u64::from(days) * 86_400));
+    } else if !about.tc.untimed() {
         // PGN's `initial+increment` in seconds.
         // f64's Display writes 300.0 as `300` and 2500 ms as `2.5`.
         let secs = |ms: u64| (ms as f64 / 1000.0).to_string();
@@ -55,4 +58,35 @@ pub fn export(record: &AnyRecord, about: &About<'_>) -> String {
         game.seed = Some(dealer.seed().to_hex());
     }
     write_game(&game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cannonade_games::GameKind;
+
+    fn tag(tc: TimeControl) -> Option<String> {
+        let start = cannonade_games::AnyGame::start(GameKind::Xiangqi).unwrap();
+        let record = AnyRecord::new(start);
+        let result = GameResult { winner: None, reason: "aborted".into(), points: None };
+        let names = ["a".to_string(), "b".to_string()];
+        let about =
+            About { id: "g1", names: &names, result: &result, tc, created_ms: 0, dealer: None };
+        let pgn = export(&record, &about);
+        let line = pgn.lines().find(|l| l.starts_with("[TimeControl "))?;
+        Some(line.to_string())
+    }
+
+    #[test]
+    fn the_time_control_tag_says_minutes_or_one_move_a_period() {
+        assert_eq!(
+            tag(TimeControl::fischer(300_000, 3_000)).as_deref(),
+            Some("[TimeControl \"300+3\"]")
+        );
+        assert_eq!(
+            tag(TimeControl::correspondence(3)).as_deref(),
+            Some("[TimeControl \"1/259200\"]")
+        );
+        assert_eq!(tag(TimeControl::fischer(0, 0)), None);
+    }
 }

@@ -50,6 +50,7 @@ pub fn import(game: &PgnGame, id: String, now_ms: i64) -> Imported {
             info: MoveInfo { mv: played.text, display: played.display, seat },
             clock: ClockState { remaining_ms: remaining, running: None, game_ms: None },
             crowd: None,
+            at: None,
         });
     }
     // The seed is shown as the deal's proof only when every flip follows from it.
@@ -90,6 +91,7 @@ pub fn import(game: &PgnGame, id: String, now_ms: i64) -> Imported {
         export: Some(write_game(game)),
         created_ms: now_ms,
         ended_ms: Some(now_ms),
+        days_per_move: 0,
         id,
     };
     let events = events

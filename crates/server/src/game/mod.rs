@@ -303,6 +303,7 @@ pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusa
         export: None,
         created_ms: ids::now_ms(),
         ended_ms: None,
+        days_per_move: spec.clock.days_per_move.map_or(0, i64::from),
     };
     if let Some(cluster) = app.cluster() {
         // A new id: the lease is free; taking it makes the renewals cover the game.
@@ -434,7 +435,7 @@ pub async fn stored(app: &App, id: &str) -> Result<Option<(GameRow, Vec<EventRow
 
 /// Brings every live game of the store back (server start); with other nodes, those whose
 /// lease is free. Clocks resume at the times stored with the last move: the downtime is not
-/// charged.
+/// charged, except to the mover of a correspondence game, whose days run on the wall clock.
 pub async fn recover(app: &Arc<App>) -> Result<usize, String> {
     let rows = app.store.live_games().await.map_err(|e| e.to_string())?;
     let mut n = 0;

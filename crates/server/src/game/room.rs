@@ -313,6 +313,13 @@ impl GameRoom {
                 if self.setup.players[other.index()].ai.is_some() || self.hotseat() {
                     return refuse(ErrorCode::Invalid, "there is nobody to claim against");
                 }
+                if self.setup.tc.is_correspondence() {
+                    // A correspondence player may be away for days: only their clock ends it.
+                    return refuse(
+                        ErrorCode::Invalid,
+                        "a correspondence game ends by its clocks, not by absence",
+                    );
+                }
                 let Some(since) = opponent_offline_since else {
                     return refuse(ErrorCode::Invalid, "your opponent is connected");
                 };
@@ -453,6 +460,7 @@ impl GameRoom {
             info: MoveInfo { mv: recorded, display, seat: side.into() },
             clock: ClockState { running: next, ..clock.state(at) },
             crowd: judged.crowd.clone(),
+            at: None,
         };
         let mut events = vec![Event::Game(moved)];
         if let Next::Over(outcome) = after.next() {
@@ -528,6 +536,7 @@ impl GameRoom {
                 let event = StoredEvent::TakenBack {
                     moves: n as u32,
                     clock: ClockState { running, ..clock.state(at) },
+                    at: None,
                 };
                 Ok(Decision {
                     events: vec![Event::Game(event)],
@@ -630,7 +639,7 @@ impl GameRoom {
     fn apply_game(&mut self, event: &StoredEvent, now: Ms) -> Result<(), String> {
         self.last_reveal = None;
         match event {
-            StoredEvent::Moved { ply, info, clock, crowd } => {
+            StoredEvent::Moved { ply, info, clock, crowd, .. } => {
                 if *ply as usize != self.moves.len() {
                     return Err(format!("a move for ply {ply} at ply {}", self.moves.len()));
                 }
@@ -660,7 +669,7 @@ impl GameRoom {
             }
             StoredEvent::Offered { kind, seat } => self.offers.push((*kind, *seat)),
             StoredEvent::Declined { kind, .. } => self.offers.retain(|(k, _)| k != kind),
-            StoredEvent::TakenBack { moves, clock } => {
+            StoredEvent::TakenBack { moves, clock, .. } => {
                 let keep = self.moves.len().saturating_sub(*moves as usize);
                 self.moves.truncate(keep);
                 let mut record =
@@ -726,7 +735,12 @@ impl GameRoom {
 
     /// Restores a game from its setup and stored history: the game events (`after_each`
     /// sees the room after each), the open ply's proposals and the chat lines kept, applied
-    /// at `now`.
+    /// at `now`. `wall_now` is the wall-clock time (ms since the Unix epoch): a
+    /// correspondence game's running clock is charged the wall-clock time since its last
+    /// stamped move, so the mover's days ran on while the server was down (and may have run
+    /// out: the next [`Command::Tick`] ends the game on time). Other games are not charged
+    /// the downtime.
+    #[allow(clippy::too_many_arguments)]
     pub fn restore(
         setup: Setup,
         events: impl IntoIterator<Item = StoredEvent>,
@@ -734,15 +748,23 @@ impl GameRoom {
         chat: impl IntoIterator<Item = ChatLine>,
         chat_count: i64,
         now: Ms,
+        wall_now: i64,
         mut after_each: impl FnMut(&GameRoom, &StoredEvent),
     ) -> Result<GameRoom, String> {
         let mut room = GameRoom::new(setup)?;
+        let mut stamp = None;
         for (i, e) in events.into_iter().enumerate() {
+            stamp = e.stamp().or(stamp);
             let event = Event::Game(e);
             room.apply(&event, now).map_err(|e| format!("event {}: {e}", i + 1))?;
             if let Event::Game(e) = &event {
                 after_each(&room, e);
             }
+        }
+        if let (Some(side), Some(at), true) =
+            (room.clock.running(), stamp, room.setup.tc.is_correspondence())
+        {
+            room.clock.charge(side, wall_now.saturating_sub(at).max(0) as u64);
         }
         room.last_reveal = None;
         if room.result.is_none() {

@@ -36,7 +36,7 @@ fn setup(kind: GameKind, tc: TimeControl) -> Setup {
     }
 }
 
-const BLITZ: TimeControl = TimeControl { initial_ms: 60_000, increment_ms: 1_000 };
+const BLITZ: TimeControl = TimeControl::fischer(60_000, 1_000);
 
 fn room(kind: GameKind) -> GameRoom {
     GameRoom::new(setup(kind, BLITZ)).unwrap()
@@ -107,7 +107,7 @@ fn a_move_after_the_flag_ends_the_game_on_time_and_is_refused() {
 /// (its clocks end it), and an ended one accepts nothing.
 #[test]
 fn an_idle_untimed_game_is_called_off() {
-    let untimed = TimeControl { initial_ms: 0, increment_ms: 0 };
+    let untimed = TimeControl::fischer(0, 0);
     let mut r = GameRoom::new(setup(GameKind::Xiangqi, untimed)).unwrap();
     run(&mut r, mv(FIRST, 0, "h2e2", 0), 0).unwrap();
     run(&mut r, mv(SECOND, 1, "h9g7", 10), 10).unwrap();
@@ -184,6 +184,64 @@ fn a_claim_waits_for_the_grace_period() {
     assert_eq!(code(run(&mut r, claim(59_999, Some(0)), 59_999)), ErrorCode::Invalid);
     run(&mut r, claim(60_000, Some(0)), 60_000).unwrap();
     assert_eq!(r.result().map(|r| r.reason.as_str()), Some("abandonment"));
+}
+
+#[test]
+fn nobody_claims_a_correspondence_game_for_absence() {
+    let mut r = GameRoom::new(setup(GameKind::Xiangqi, TimeControl::correspondence(3))).unwrap();
+    run(&mut r, mv(FIRST, 0, "h2e2", 0), 0).unwrap();
+    let week = 7 * cannonade_wire::DAY_MS;
+    let claim = Command::Claim { user: FIRST.into(), at: week, opponent_offline_since: Some(0) };
+    assert_eq!(code(run(&mut r, claim, week)), ErrorCode::Invalid);
+    assert_eq!(r.result(), None);
+}
+
+/// A correspondence game played with its moves stamped as the shell stores them (wall-clock
+/// ms), two moves in: the second seat's move at `wall`, so First's days run from there.
+fn correspondence_history(days: u32, wall: i64) -> Vec<StoredEvent> {
+    let mut live =
+        GameRoom::new(setup(GameKind::Xiangqi, TimeControl::correspondence(days))).unwrap();
+    let mut stored = Vec::new();
+    for (i, (user, text)) in [(FIRST, "h2e2"), (SECOND, "h9g7")].into_iter().enumerate() {
+        let d = run(&mut live, mv(user, i as u32, text, 1_000), 1_000).unwrap();
+        stored.extend(d.events.into_iter().filter_map(|e| match e {
+            Event::Game(g) => Some(g.stamped(wall - 1_000 + i as i64 * 1_000)),
+            _ => None,
+        }));
+    }
+    stored
+}
+
+fn restore_at(days: u32, events: Vec<StoredEvent>, now: Ms, wall_now: i64) -> GameRoom {
+    let setup = setup(GameKind::Xiangqi, TimeControl::correspondence(days));
+    GameRoom::restore(setup, events, Vec::new(), Vec::new(), 0, now, wall_now, |_, _| {}).unwrap()
+}
+
+#[test]
+fn a_restored_correspondence_game_charges_the_wall_clock_time_since_the_last_move() {
+    let day = cannonade_wire::DAY_MS as i64;
+    let wall = 1_764_000_000_000;
+    // The server went down and came back 30 hours after Second's move; its monotonic
+    // clock starts again near zero.
+    let r = restore_at(3, correspondence_history(3, wall), 5, wall + day + 6 * 3_600_000);
+    assert_eq!(r.clock().running(), Some(Side::First));
+    let left = 3 * cannonade_wire::DAY_MS - cannonade_wire::DAY_MS - 6 * 3_600_000;
+    assert_eq!(r.clock().remaining(Side::First, 5), left);
+    assert_eq!(r.clock().remaining(Side::Second, 5), 3 * cannonade_wire::DAY_MS);
+    assert_eq!(r.deadline(), Some(5 + left));
+}
+
+#[test]
+fn a_correspondence_clock_that_ran_out_while_the_server_was_down_ends_on_time_at_restore() {
+    let day = cannonade_wire::DAY_MS as i64;
+    let wall = 1_764_000_000_000;
+    let mut r = restore_at(1, correspondence_history(1, wall), 5, wall + 2 * day);
+    assert_eq!(r.clock().remaining(Side::First, 5), 0);
+    assert_eq!(r.deadline(), Some(5));
+    let d = run(&mut r, Command::Tick { at: 5 }, 5).unwrap();
+    assert!(!d.events.is_empty());
+    let result = r.result().unwrap();
+    assert_eq!((result.winner, result.reason.as_str()), (Some(Seat::Second), "time"));
 }
 
 #[test]
@@ -271,6 +329,7 @@ fn restore_is_live_play_applied_again() {
         Vec::new(),
         0,
         1_000,
+        0,
         |_, _| {},
     )
     .unwrap();

@@ -23,9 +23,7 @@ use cannonade_banqi::DealSeed;
 use cannonade_engine::{Clock as EngineClock, Level, Limits, Pacing};
 use cannonade_games::AnyGame;
 use cannonade_store::{ChatRow, EventRow, Finish, GameRow, ProposalRow, RatingRow, StoreError};
-use cannonade_wire::{
-    ChatLine, ClientMsg, ErrorCode, LegalMove, Role, Score, Seat, ServerMsg, TimeControl,
-};
+use cannonade_wire::{ChatLine, ClientMsg, ErrorCode, LegalMove, Role, Score, Seat, ServerMsg};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::OnceLock;
@@ -138,11 +136,8 @@ impl Shell {
             (Some(_), _) => return Err("a seed for a game without a deal".into()),
             _ => None,
         };
-        let tc = TimeControl {
-            initial_ms: row.initial_ms.max(0) as u64,
-            increment_ms: row.increment_ms.max(0) as u64,
-        };
-        let speed = Speed::of(tc.initial_ms, tc.increment_ms);
+        let tc = super::clock::time_control(&row);
+        let speed = Speed::of_clock(tc);
         let mut players = Vec::new();
         for i in 0..2 {
             let rating = match (&row.users[i], row.rated, speed) {
@@ -211,6 +206,7 @@ impl Shell {
             chat,
             chat_count,
             now,
+            crate::ids::now_ms(),
             |room, e| frames.push(view::event_frame(room, e)),
         )?;
         if room.result().is_none()
@@ -557,13 +553,19 @@ impl Shell {
             .collect();
         if !games.is_empty() {
             let base = self.room.version() as i64;
+            // A correspondence game's moves carry the wall-clock time, which a restart
+            // charges to the mover (`GameRoom::restore`).
+            let wall = self.room.setup().tc.is_correspondence().then(crate::ids::now_ms);
             let rows = games
                 .iter()
                 .enumerate()
                 .map(|(i, e)| EventRow {
                     game_id: self.room.id().to_string(),
                     v: base + i as i64 + 1,
-                    body: e.to_body(),
+                    body: match wall {
+                        Some(ms) => e.clone().stamped(ms).to_body(),
+                        None => e.to_body(),
+                    },
                 })
                 .collect();
             if let Err(e) = self.app.writer.append(rows).await {
@@ -960,7 +962,9 @@ impl Shell {
             game: self.room.id().to_string(),
             seat: if seat == 0 { Seat::First } else { Seat::Second },
             online: now_online,
-            claim_in_ms: (!now_online).then(|| self.app.config.grace.as_millis() as u64),
+            // Nobody claims a correspondence game for absence.
+            claim_in_ms: (!now_online && !self.room.setup().tc.is_correspondence())
+                .then(|| self.app.config.grace.as_millis() as u64),
         };
         let frame = Frame::from(msg.to_json());
         self.send_where(&frame, Audience::All);
@@ -1066,7 +1070,7 @@ impl Shell {
         let mut ratings = Vec::new();
         let mut changes = Vec::new();
         let accounts = setup.players.iter().all(|p| p.user.is_some() && p.ai.is_none());
-        let speed = Speed::of(setup.tc.initial_ms, setup.tc.increment_ms);
+        let speed = Speed::of_clock(setup.tc);
         if let Some(speed) = speed.filter(|_| setup.rated && accounts && result.reason != "aborted")
         {
             let score = |i: usize| match result.winner {

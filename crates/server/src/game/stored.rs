@@ -31,6 +31,10 @@ pub enum StoredEvent {
         /// carries the counts); absent when nobody proposed.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         crowd: Option<PlyCrowd>,
+        /// When it was stored, in ms since the Unix epoch: written for correspondence games,
+        /// whose clocks run on across a restart (the monotonic clock does not survive one).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<i64>,
     },
     /// An offer.
     Offered {
@@ -52,6 +56,9 @@ pub enum StoredEvent {
         moves: u32,
         /// The clocks after.
         clock: ClockState,
+        /// When it was stored (as for a move).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<i64>,
     },
     /// The end.
     Ended {
@@ -77,11 +84,13 @@ impl StoredEvent {
     pub fn of(event: &GameEvent) -> StoredEvent {
         match event.clone() {
             GameEvent::Moved { ply, info, clock, .. } => {
-                StoredEvent::Moved { ply, info, clock, crowd: None }
+                StoredEvent::Moved { ply, info, clock, crowd: None, at: None }
             }
             GameEvent::Offered { kind, seat } => StoredEvent::Offered { kind, seat },
             GameEvent::Declined { kind, seat } => StoredEvent::Declined { kind, seat },
-            GameEvent::TakenBack { moves, clock, .. } => StoredEvent::TakenBack { moves, clock },
+            GameEvent::TakenBack { moves, clock, .. } => {
+                StoredEvent::TakenBack { moves, clock, at: None }
+            }
             GameEvent::Ended { result, clock, seed, crowd } => {
                 StoredEvent::Ended { result, clock, seed, crowd }
             }
@@ -98,7 +107,7 @@ impl StoredEvent {
             }
             StoredEvent::Offered { kind, seat } => GameEvent::Offered { kind, seat },
             StoredEvent::Declined { kind, seat } => GameEvent::Declined { kind, seat },
-            StoredEvent::TakenBack { moves, clock } => {
+            StoredEvent::TakenBack { moves, clock, .. } => {
                 GameEvent::TakenBack { moves, position: position(), clock }
             }
             StoredEvent::Ended { result, clock, seed, crowd } => {
@@ -112,9 +121,26 @@ impl StoredEvent {
     pub fn of_move(event: &GameEvent, crowd: Option<PlyCrowd>) -> StoredEvent {
         match StoredEvent::of(event) {
             StoredEvent::Moved { ply, info, clock, .. } => {
-                StoredEvent::Moved { ply, info, clock, crowd }
+                StoredEvent::Moved { ply, info, clock, crowd, at: None }
             }
             other => other,
+        }
+    }
+
+    /// The event stamped with the wall-clock time `wall_ms` it is stored at, if it sets the
+    /// clocks (a move, a takeback); other events are as they were.
+    pub fn stamped(mut self, wall_ms: i64) -> StoredEvent {
+        if let StoredEvent::Moved { at, .. } | StoredEvent::TakenBack { at, .. } = &mut self {
+            *at = Some(wall_ms);
+        }
+        self
+    }
+
+    /// When a move or takeback was stored (ms since the Unix epoch), if it was stamped.
+    pub fn stamp(&self) -> Option<i64> {
+        match self {
+            StoredEvent::Moved { at, .. } | StoredEvent::TakenBack { at, .. } => *at,
+            _ => None,
         }
     }
 

@@ -213,7 +213,7 @@ pub async fn upgrade(
 }
 
 pub fn tc(initial_ms: u64, increment_ms: u64) -> cannonade_wire::TimeControl {
-    cannonade_wire::TimeControl { initial_ms, increment_ms }
+    cannonade_wire::TimeControl::fischer(initial_ms, increment_ms)
 }
 
 /// Two players in a fresh game through an invite: (first seat, second seat, game id).
@@ -222,16 +222,22 @@ pub async fn pair(
     kind: cannonade_games::GameKind,
     clock: cannonade_wire::TimeControl,
 ) -> (Client, Client, String) {
-    let mut a = Client::connect(addr, None).await;
-    let mut b = Client::connect(addr, None).await;
-    a.send(ClientMsg::Invite {
-        game: kind,
-        options: String::new(),
-        clock,
-        rated: false,
-        range: None,
-    })
-    .await;
+    pair_in(addr, kind, clock, false, [None, None]).await
+}
+
+/// [`pair`] for the sessions `tokens` (a new anonymous one for `None`), rated or not: the
+/// first token's client invites, the second's accepts.
+pub async fn pair_in(
+    addr: SocketAddr,
+    kind: cannonade_games::GameKind,
+    clock: cannonade_wire::TimeControl,
+    rated: bool,
+    tokens: [Option<&str>; 2],
+) -> (Client, Client, String) {
+    let mut a = Client::connect(addr, tokens[0]).await;
+    let mut b = Client::connect(addr, tokens[1]).await;
+    a.send(ClientMsg::Invite { game: kind, options: String::new(), clock, rated, range: None })
+        .await;
     let code = match a.until("invite", |m| matches!(m, ServerMsg::InviteCreated { .. })).await {
         ServerMsg::InviteCreated { code, .. } => code,
         _ => unreachable!(),
@@ -312,4 +318,37 @@ pub async fn rate(app: &Arc<App>, name: &str, speed: &str, rating: f64, rd: f64)
         ratings: vec![row],
     };
     app.store.finish(&finish).await.unwrap();
+}
+
+/// A live game row of `kind` from `fen` with 10 minutes a side, between two users or the engine
+/// (`ai`), as a test writes it to a store.
+pub fn game_row(
+    id: &str,
+    kind: cannonade_games::GameKind,
+    options: &str,
+    fen: &str,
+    ai: [Option<i64>; 2],
+) -> cannonade_store::GameRow {
+    let user = |i: usize| ai[i].is_none().then(|| format!("{id}-u{i}"));
+    cannonade_store::GameRow {
+        id: id.into(),
+        kind: kind.name().into(),
+        options: options.into(),
+        start_fen: fen.into(),
+        initial_ms: 600_000,
+        increment_ms: 0,
+        rated: false,
+        users: [user(0), user(1)],
+        names: ["one".into(), "two".into()],
+        ai,
+        seed: None,
+        commitment: None,
+        status: "live".into(),
+        result: None,
+        crowd: None,
+        export: None,
+        created_ms: 1,
+        ended_ms: None,
+        days_per_move: 0,
+    }
 }
