@@ -94,15 +94,19 @@ impl Reviews {
         Ok(app.store.game(game).await.map_err(|e| e.to_string())?.map(|_| Status::None))
     }
 
-    /// Queues the review of a game that just ended (no user's bound applies). A game
-    /// without moves has nothing to review.
-    pub fn game_over(&self, app: &Arc<App>, game: &str, record: AnyRecord) {
+    /// Queues the review of a game that just ended (no user's bound applies): `true` when
+    /// it was queued now, `false` when one is pending already or the game has no moves
+    /// (nothing to review).
+    pub fn game_over(&self, app: &Arc<App>, game: &str, record: AnyRecord) -> bool {
         if record.moves().is_empty() {
-            return;
+            return false;
         }
-        if let Ok(Added::New(_)) = lock(&self.queue).add(game, None, usize::MAX) {
+        let added = lock(&self.queue).add(game, None, usize::MAX);
+        let queued = matches!(added, Ok(Added::New(_)));
+        if queued {
             spawn(app.clone(), self.queue.clone(), game.to_string(), record);
         }
+        queued
     }
 
     /// Queues the review of the finished game `game` for `user`, unless it has one or one
@@ -143,12 +147,9 @@ impl Reviews {
         for id in ids {
             let Some((row, events)) = crate::game::stored(app, &id).await? else { continue };
             match crate::game::replay::record_of(&row, &events) {
-                Ok(record) if !record.moves().is_empty() => {
-                    let before = self.pending();
-                    self.game_over(app, &id, record);
-                    queued += self.pending() - before;
-                }
-                Ok(_) => {}
+                // Counted by what `game_over` did, not by the queue's length, which the
+                // reviews already running change meanwhile.
+                Ok(record) => queued += usize::from(self.game_over(app, &id, record)),
                 // Logged, and the others still go: one game that no longer replays must not
                 // keep the rest unreviewed.
                 Err(e) => tracing::warn!(game = %id, "not reviewed again: {e}"),
