@@ -78,11 +78,32 @@ pub struct Args {
     /// sent), to see when the slow moves happen.
     #[arg(long)]
     timeline: bool,
+    /// Every game is rated: each bot first registers an account over HTTP, from its own
+    /// loopback address as a person's browser would (the server throttles registrations
+    /// per address and hashes a bounded number of passwords at once), and plays with it.
+    #[arg(long)]
+    rated: bool,
+    /// Players and spectators each write a chat line every this many seconds on average
+    /// during the run (players in the players' room, spectators in the spectators'); the
+    /// time from a line sent to each of its readers is reported. 0: no chat.
+    #[arg(long, default_value_t = 0)]
+    chat: u64,
+    /// Internal: the run's tag, the same in all its processes, in the `--rated` accounts'
+    /// names (so runs on one database do not collide).
+    #[arg(long, hide = true)]
+    tag: Option<String>,
 }
 
 /// Games being set up at once: a server creating thousands of games in the same second
 /// measures its store, not its play.
 static SEATING: Semaphore = Semaphore::const_new(64);
+
+/// Registrations under way at once in a process: the server hashes a few passwords at a
+/// time and refuses a registration that waited 5 s for its turn.
+static REGISTERING: Semaphore = Semaphore::const_new(8);
+
+/// The password of the `--rated` bots' accounts.
+const PASSWORD: &str = "load-test-password";
 
 /// How long setting up may take before the run starts without the stragglers.
 const SETUP: Duration = Duration::from_secs(300);
@@ -125,6 +146,16 @@ struct Report {
     /// the engine's move read, microseconds.
     #[serde(default)]
     ai: BTreeMap<u8, Vec<u32>>,
+    /// Chat lines sent during the run.
+    #[serde(default)]
+    chat_sent: u64,
+    /// From a chat line sent to each reader's copy (the writer's own included),
+    /// microseconds.
+    #[serde(default)]
+    chat: Vec<u32>,
+    /// Rated games seated (`--rated`: the server said so in the players' snapshots).
+    #[serde(default)]
+    rated: u64,
 }
 
 /// A pair of bots whose last move is older than this at the end of the run has a game that
@@ -153,6 +184,9 @@ impl Report {
         for (level, v) in other.ai {
             self.ai.entry(level).or_default().extend(v);
         }
+        self.chat_sent += other.chat_sent;
+        self.chat.extend(other.chat);
+        self.rated += other.rated;
     }
 
     fn print(mut self, args: &Args) -> Result<()> {
@@ -186,6 +220,17 @@ impl Report {
         }
         percentiles("move→opponent", self.opponent);
         percentiles("move→spectator", self.spectator);
+        if args.rated {
+            println!("rated games: {} of {}", self.rated, args.games);
+        }
+        if args.chat > 0 {
+            println!(
+                "chat lines: {} ({:.1}/s)",
+                self.chat_sent,
+                self.chat_sent as f64 / args.duration as f64
+            );
+            percentiles("chat line→reader", std::mem::take(&mut self.chat));
+        }
         for (level, v) in std::mem::take(&mut self.ai) {
             percentiles(&format!("engine reply, level {level:>2}"), v);
         }
@@ -237,6 +282,11 @@ struct Shared {
     last_move: Mutex<HashMap<usize, Instant>>,
     /// The engine's reply times during the run, by level (microseconds).
     ai: Mutex<BTreeMap<u8, Vec<u32>>>,
+    chat_sent: AtomicU64,
+    /// Chat line→reader times (microseconds).
+    chat: Mutex<Vec<u32>>,
+    /// Players seated in a rated game (two a game).
+    rated_seats: AtomicU64,
 }
 
 impl Shared {
@@ -278,6 +328,26 @@ impl Shared {
         }
     }
 
+    /// The text of a chat line sent now, during the run: it carries when it was sent, so
+    /// its readers (in this process, with the game) can time it. `None` outside the run.
+    fn chat_line(&self) -> Option<String> {
+        let from = *self.from.get()?;
+        self.chat_sent.fetch_add(1, Relaxed);
+        Some(format!("{CHAT_PREFIX}{}", from.elapsed().as_micros()))
+    }
+
+    /// A chat frame (its text, or the whole frame) was read `now`: times it if it is one
+    /// of this run's lines.
+    fn chat_read(&self, text: &str, now: Instant) {
+        let Some(from) = self.from.get() else { return };
+        let Some((_, rest)) = text.split_once(CHAT_PREFIX) else { return };
+        let digits = rest.find(|c: char| !c.is_ascii_digit()).map_or(rest, |end| &rest[..end]);
+        let Ok(us) = digits.parse::<u64>() else { return };
+        let sent = *from + Duration::from_micros(us);
+        let latency = now.saturating_duration_since(sent).as_micros() as u32;
+        self.chat.lock().unwrap_or_else(|e| e.into_inner()).push(latency);
+    }
+
     fn error(&self, what: String) {
         *self.errors.lock().unwrap_or_else(|e| e.into_inner()).entry(what).or_default() += 1;
     }
@@ -294,6 +364,9 @@ impl Shared {
         })
     }
 }
+
+/// How a chat line of the tool starts; the microseconds into the run it was sent follow.
+const CHAT_PREFIX: &str = "load chat at ";
 
 /// A tiny generator for choices (no need for cryptographic randomness here).
 struct Rng(u64);
@@ -324,7 +397,8 @@ impl Target {
             .map_err(|_| anyhow::anyhow!("no welcome within {CONNECT_TIMEOUT:?}"))?
     }
 
-    async fn open(&self, n: usize, token: Option<&str>) -> Result<(Ws, String)> {
+    /// A connection to the server from client `n`'s own loopback address.
+    async fn stream(&self, n: usize) -> Result<tokio::net::TcpStream> {
         let socket = TcpSocket::new_v4()?;
         if self.server.ip().is_loopback() && self.server.is_ipv4() {
             socket.bind(SocketAddr::from((
@@ -332,7 +406,46 @@ impl Target {
                 0,
             )))?;
         }
-        let stream = socket.connect(self.server).await?;
+        Ok(socket.connect(self.server).await?)
+    }
+
+    /// Registers the account `name` for client `n` (from its address) and returns the
+    /// session's token. A server busy hashing passwords, or throttling, is asked again
+    /// after a pause, until the set-up's time is out.
+    async fn register(&self, n: usize, name: &str) -> Result<String> {
+        use http_body_util::{BodyExt, Full};
+        use hyper::body::Bytes;
+        let _slot = REGISTERING.acquire().await?;
+        let body = serde_json::json!({ "name": name, "password": PASSWORD }).to_string();
+        let give_up = Instant::now() + SETUP;
+        loop {
+            let io = hyper_util::rt::TokioIo::new(self.stream(n).await?);
+            let (mut sender, conn) = hyper::client::conn::http1::handshake(io).await?;
+            tokio::spawn(conn);
+            let request = hyper::Request::post("/api/register")
+                .header(hyper::header::HOST, self.server.to_string())
+                .header(hyper::header::CONTENT_TYPE, "application/json")
+                .body(Full::new(Bytes::from(body.clone())))?;
+            let res = sender.send_request(request).await?;
+            let status = res.status();
+            let answer = res.into_body().collect().await?.to_bytes();
+            if status.is_success() {
+                #[derive(serde::Deserialize)]
+                struct Registered {
+                    token: String,
+                }
+                return Ok(serde_json::from_slice::<Registered>(&answer)?.token);
+            }
+            let again = matches!(status.as_u16(), 429 | 503);
+            if !again || Instant::now() > give_up {
+                bail!("registering {name}: {status} {}", String::from_utf8_lossy(&answer));
+            }
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+    }
+
+    async fn open(&self, n: usize, token: Option<&str>) -> Result<(Ws, String)> {
+        let stream = self.stream(n).await?;
         use tokio_tungstenite::tungstenite::client::IntoClientRequest;
         let mut request = format!("{}/ws", self.url).into_client_request()?;
         if let Some(t) = token {
@@ -448,6 +561,9 @@ async fn peek(ws: &mut Ws, shared: &Shared) -> Result<Option<Utf8Bytes>> {
             && shared.from.get().is_some()
         {
             shared.frames[i].fetch_add(1, Relaxed);
+            if FRAME_TAGS[i] == "chat" {
+                shared.chat_read(&t, Instant::now());
+            }
         }
         if tag.is_some_and(|i| i < SKIPPED_TAGS) {
             continue;
@@ -583,11 +699,14 @@ fn parent(args: &Args) -> Result<()> {
     use std::process::{Command, Stdio};
     let exe = std::env::current_exe().context("finding this program")?;
     let forwarded: Vec<String> = std::env::args().skip(1).collect();
+    // One tag for all the processes' account names.
+    let tag = args.tag.clone().unwrap_or_else(run_tag);
     let mut children = Vec::new();
     for i in 0..args.procs {
         let mut child = Command::new(&exe)
             .args(&forwarded)
             .args(["--part", &format!("{i}/{}", args.procs)])
+            .args(["--tag", &tag])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -677,6 +796,7 @@ async fn load(
     part: Option<(usize, usize)>,
 ) -> Result<Report> {
     let shared = Arc::new(Shared::default());
+    let tag = args.tag.clone().unwrap_or_else(run_tag);
     let targets: Vec<Arc<Target>> = servers
         .iter()
         .zip(&args.urls)
@@ -713,10 +833,25 @@ async fn load(
                    id_tx: Option<watch::Sender<Option<String>>>| {
             let (shared, ready) = (shared.clone(), ready_rx.clone());
             let think = args.think_ms;
+            let talk = Talk {
+                account: args.rated.then(|| format!("lt-{tag}-{n}")),
+                chat_ms: args.chat * 1000,
+            };
             tokio::spawn(async move {
-                if let Err(e) =
-                    bot(n, kind, route, shared.clone(), invite, accept, seated, id_tx, ready, think)
-                        .await
+                if let Err(e) = bot(
+                    n,
+                    kind,
+                    route,
+                    shared.clone(),
+                    invite,
+                    accept,
+                    seated,
+                    id_tx,
+                    ready,
+                    think,
+                    talk,
+                )
+                .await
                 {
                     shared.error(format!("bot: {e}"));
                 }
@@ -756,6 +891,7 @@ async fn load(
         let (shared, target, ready) = (shared.clone(), route(s), ready_rx.clone());
         let ids = games_ids.get(&game).cloned();
         let (proposals, churn, think) = (args.proposals, args.churn, args.think_ms);
+        let chat_ms = args.chat * 1000;
         tasks.push(tokio::spawn(async move {
             if let Err(e) = spectator(
                 2 * MAX_GAMES + s,
@@ -766,6 +902,7 @@ async fn load(
                 proposals,
                 churn,
                 think,
+                chat_ms,
             )
             .await
             {
@@ -838,7 +975,25 @@ async fn load(
         told: told.into_iter().collect(),
         stalled,
         ai,
+        chat_sent: shared.chat_sent.load(Relaxed),
+        chat: take(&shared.chat),
+        rated: shared.rated_seats.load(Relaxed) / 2,
     })
+}
+
+/// A tag for this run's account names: the time in seconds, in base 36 (five letters
+/// repeat after two months).
+fn run_tag() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let mut n = secs % 36u64.pow(5);
+    let mut tag = String::new();
+    for _ in 0..5 {
+        tag.insert(0, char::from_digit((n % 36) as u32, 36).unwrap_or('0'));
+        n /= 36;
+    }
+    tag
 }
 
 /// Whether the run is still on (bots move, spectators propose and churn): before the end.
@@ -872,9 +1027,16 @@ impl Route {
         &self.targets[self.first % self.targets.len()]
     }
 
-    /// The first connection of a bot or spectator, a new session, counted as open or failed.
-    async fn open(&self, n: usize, shared: &Shared) -> Result<(Ws, String)> {
-        let opened = self.target().connect(n, None).await;
+    /// The first connection of a bot or spectator, counted as open or failed: a new
+    /// anonymous session, or the session of the account `name` it registers first.
+    async fn open(&self, n: usize, shared: &Shared, name: Option<&str>) -> Result<(Ws, String)> {
+        let opened = match name {
+            Some(name) => match self.target().register(n, name).await {
+                Ok(token) => self.target().connect(n, Some(&token)).await,
+                Err(e) => Err(e),
+            },
+            None => self.target().connect(n, None).await,
+        };
         let count = if opened.is_ok() { &shared.open } else { &shared.failed_connects };
         count.fetch_add(1, Relaxed);
         opened
@@ -924,6 +1086,9 @@ struct BotPlay {
     /// Set when the opponent is the engine: the bot measures its replies, and starts a new
     /// game at the same level when one ends (so the load stays the same).
     engine: Option<EngineOpponent>,
+    /// Its games are meant to be rated (`--rated`): a casual one is an error.
+    rated: bool,
+    chat: Chatter,
 }
 
 /// The engine as a bot's opponent.
@@ -933,6 +1098,40 @@ struct EngineOpponent {
     start: ClientMsg,
     /// When the bot's last move went out, until the engine answers it.
     sent: Option<Instant>,
+}
+
+/// What a player bot is besides a mover: an account (`--rated`) and a chatter (`--chat`).
+struct Talk {
+    /// The account it registers and plays with; anonymous without.
+    account: Option<String>,
+    /// Its mean time between chat lines, ms; 0 for none.
+    chat_ms: u64,
+}
+
+/// When a bot or spectator writes its next chat line.
+#[derive(Default)]
+struct Chatter {
+    every_ms: u64,
+    at: Option<Instant>,
+}
+
+impl Chatter {
+    /// A line every `every_ms` on average (none for 0), the first at a random moment.
+    fn new(every_ms: u64, rng: &mut Rng) -> Chatter {
+        let at =
+            (every_ms > 0).then(|| Instant::now() + Duration::from_millis(rng.below(2 * every_ms)));
+        Chatter { every_ms, at }
+    }
+
+    /// Its line is due: the text to send, during the run, and the next line scheduled.
+    fn due(&mut self, shared: &Shared, end: Option<Instant>, rng: &mut Rng) -> Option<String> {
+        let every = self.every_ms;
+        self.at = Some(Instant::now() + Duration::from_millis(every / 2 + rng.below(every)));
+        if !running(end) {
+            return None;
+        }
+        shared.chat_line()
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -947,8 +1146,9 @@ async fn bot(
     ids: Option<watch::Sender<Option<String>>>,
     mut ready: watch::Receiver<Option<Instant>>,
     think: u64,
+    talk: Talk,
 ) -> Result<()> {
-    let (mut ws, token) = route.open(n, &shared).await?;
+    let (mut ws, token) = route.open(n, &shared, talk.account.as_deref()).await?;
     let clock = TimeControl::fischer(3_600_000, 0);
     let permit = if invite.is_some() { Some(SEATING.acquire().await?) } else { None };
     if let Some(invite) = invite {
@@ -958,7 +1158,7 @@ async fn bot(
                 game: kind,
                 options: String::new(),
                 clock,
-                rated: false,
+                rated: talk.account.is_some(),
                 range: None,
             },
         )
@@ -976,6 +1176,8 @@ async fn bot(
     }
     let mut play = BotPlay::new(n, end_of(&ready), think, seated);
     (play.permit, play.ids) = (permit, ids);
+    play.rated = talk.account.is_some();
+    play.chat = Chatter::new(talk.chat_ms, &mut play.rng);
     play.run(ws, &token, n, &route, &shared, &mut ready).await
 }
 
@@ -997,6 +1199,8 @@ impl BotPlay {
             permit: None,
             ids: None,
             engine: None,
+            rated: false,
+            chat: Chatter::default(),
         }
     }
 
@@ -1056,6 +1260,12 @@ impl BotPlay {
                     }
                     continue;
                 }
+                _ = wait(self.chat.at) => {
+                    if let Some(text) = self.chat.due(shared, self.end, &mut self.rng).filter(|_| !self.game.is_empty()) {
+                        send(ws, &ClientMsg::Chat { game: self.game.clone(), text }).await?;
+                    }
+                    continue;
+                }
                 _ = wait(self.end.map(|end| end + DRAIN)) => return Ok(()),
                 r = ready.changed(), if self.end.is_none() => { r?; self.end = end_of(ready); continue; }
             };
@@ -1095,8 +1305,13 @@ impl BotPlay {
                 }
                 ServerMsg::Snapshot(s) => {
                     self.me = s.you;
-                    if let Some(s) = self.seated.take() {
-                        let _ = s.send(());
+                    if let Some(seated) = self.seated.take() {
+                        let _ = seated.send(());
+                        if s.rated {
+                            shared.rated_seats.fetch_add(1, Relaxed);
+                        } else if self.rated {
+                            shared.error("a game meant to be rated is casual".into());
+                        }
                     }
                     self.permit.take();
                     shared.shown(&s.game, &s.moves);
@@ -1133,6 +1348,7 @@ impl BotPlay {
                 ServerMsg::Error { code, message, .. } => {
                     shared.error(format!("{code:?}: {message}"))
                 }
+                ServerMsg::Chat { line, .. } => shared.chat_read(&line.text, now),
                 _ => {}
             }
         }
@@ -1163,6 +1379,7 @@ struct Watching {
     proposals: bool,
     churn: u32,
     think: u64,
+    chat: Chatter,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -1175,6 +1392,7 @@ async fn spectator(
     proposals: bool,
     churn: u32,
     think: u64,
+    chat_ms: u64,
 ) -> Result<()> {
     let game = match ids {
         Some(mut ids) => tokio::time::timeout(SETUP, ids.wait_for(Option::is_some))
@@ -1187,12 +1405,13 @@ async fn spectator(
             .unwrap_or_default(),
         None => String::new(),
     };
-    let (mut ws, token) = route.open(n, &shared).await?;
+    let (mut ws, token) = route.open(n, &shared, None).await?;
     if !game.is_empty() {
         send(&mut ws, &ClientMsg::Watch { game: game.clone(), since: None }).await?;
     }
     let mut rng = Rng(0xD1B5_4A32_D192_ED03 ^ (n as u64 + 7).wrapping_mul(0x9E37_79B9));
     let churn_at = Some(Instant::now() + Duration::from_millis(10_000 + rng.below(10_000)));
+    let chat = Chatter::new(chat_ms, &mut rng);
     let mut watching = Watching {
         game,
         v: 0,
@@ -1205,6 +1424,7 @@ async fn spectator(
         proposals,
         churn,
         think,
+        chat,
     };
     loop {
         match watching.watch(&mut ws, n, &route, &token, &shared, &mut ready).await {
@@ -1260,6 +1480,12 @@ impl Watching {
                         *ws = route.target().connect(n, Some(token)).await?.0;
                         shared.reconnects.fetch_add(1, Relaxed);
                         self.resume(ws).await?;
+                    }
+                    continue;
+                }
+                _ = wait(self.chat.at) => {
+                    if let Some(text) = self.chat.due(shared, self.end, &mut self.rng).filter(|_| !self.game.is_empty()) {
+                        send(ws, &ClientMsg::Chat { game: self.game.clone(), text }).await?;
                     }
                     continue;
                 }
@@ -1335,7 +1561,7 @@ async fn ai_player(
     mut ready: watch::Receiver<Option<Instant>>,
     think: u64,
 ) -> Result<()> {
-    let (mut ws, token) = route.open(n, &shared).await?;
+    let (mut ws, token) = route.open(n, &shared, None).await?;
     let clock = TimeControl::fischer(3_600_000, 0);
     let start = ClientMsg::PlayAi {
         game: kind,
