@@ -73,6 +73,12 @@ fn user_row(row: &AnyRow) -> Result<User, sqlx::Error> {
     })
 }
 
+/// The games finished since `$1`, played here (an import ends when it is made), without a
+/// review, newest first, at most `$2` (index `games_ended`, migration 0010).
+const UNREVIEWED_GAMES: &str = "SELECT g.id FROM games g LEFT JOIN reviews r ON r.game_id = g.id \
+     WHERE g.status = 'over' AND g.ended_ms >= $1 AND g.ended_ms > g.created_ms \
+     AND r.game_id IS NULL ORDER BY g.ended_ms DESC LIMIT $2";
+
 impl SqlStore {
     /// Connects to `url` (`sqlite://path.db`, `sqlite::memory:`, `postgres://…`) and applies
     /// the migrations. A SQLite file is created if missing.
@@ -278,15 +284,11 @@ impl SqlStore {
         since_ms: i64,
         limit: u32,
     ) -> Result<Vec<String>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT g.id FROM games g LEFT JOIN reviews r ON r.game_id = g.id \
-             WHERE g.status = 'over' AND g.ended_ms >= $1 AND g.ended_ms > g.created_ms \
-             AND r.game_id IS NULL ORDER BY g.ended_ms DESC LIMIT $2",
-        )
-        .bind(since_ms)
-        .bind(i64::from(limit))
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = sqlx::query(UNREVIEWED_GAMES)
+            .bind(since_ms)
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await?;
         Ok(rows.iter().map(|r| r.try_get("id")).collect::<Result<Vec<String>, _>>()?)
     }
 
@@ -898,7 +900,24 @@ impl Store for SqlStore {
 
 #[cfg(test)]
 mod tests {
-    use super::chunks;
+    use super::{SqlStore, UNREVIEWED_GAMES, chunks};
+    use sqlx::Row;
+
+    /// A node's start-up reads the games that ended lately through the index, never every
+    /// finished game of the archive sorted.
+    #[tokio::test]
+    async fn recent_finished_games_are_read_by_the_index() {
+        let store = SqlStore::connect("sqlite::memory:").await.unwrap();
+        let plan = sqlx::query(&format!("EXPLAIN QUERY PLAN {UNREVIEWED_GAMES}"))
+            .bind(0i64)
+            .bind(10i64)
+            .fetch_all(&store.pool)
+            .await
+            .unwrap();
+        let plan: Vec<String> = plan.iter().map(|r| r.try_get("detail").unwrap()).collect();
+        assert!(plan.iter().any(|d| d.contains("INDEX games_ended")), "{plan:?}");
+        assert!(!plan.iter().any(|d| d.contains("TEMP B-TREE")), "{plan:?}");
+    }
 
     /// Chunks keep the rows in order, and only powers of two up to the maximum occur.
     #[test]

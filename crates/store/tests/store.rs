@@ -154,6 +154,49 @@ async fn contract(store: &dyn Store, prefix: &str) {
     assert_eq!((over.status.as_str(), over.export.as_deref()), ("over", Some("record")));
     assert!(!store.live_games().await.unwrap().iter().any(|x| x.id == prefix));
     reviews_are_written_once(store, prefix).await;
+    unreviewed_games_are_the_recent_finished_ones(store, prefix).await;
+}
+
+/// The games a restarted node reviews again: finished since the time asked, played here
+/// (an import ends as it is made), without a review, newest first, at most the limit.
+async fn unreviewed_games_are_the_recent_finished_ones(store: &dyn Store, prefix: &str) {
+    const SINCE: i64 = 1_000_000;
+    let games = [
+        ("old", 10, Some(SINCE - 1)),
+        ("a", 10, Some(SINCE + 100)),
+        ("b", 10, Some(SINCE + 200)),
+        ("import", SINCE + 300, Some(SINCE + 300)),
+        ("reviewed", 10, Some(SINCE + 50)),
+        ("live", 10, None),
+    ];
+    for (name, created_ms, ended_ms) in games {
+        let id = format!("{prefix}-r-{name}");
+        store
+            .create_game(&GameRow { id: id.clone(), created_ms, ..game(prefix) }, &[])
+            .await
+            .unwrap();
+        if let Some(ended_ms) = ended_ms {
+            let finish = Finish {
+                game_id: id,
+                result: "{}".into(),
+                crowd: "{}".into(),
+                export: "record".into(),
+                ended_ms,
+                ratings: Vec::new(),
+            };
+            store.finish(&finish).await.unwrap();
+        }
+    }
+    let review = ReviewRow {
+        game_id: format!("{prefix}-r-reviewed"),
+        depth: 8,
+        body: "{}".into(),
+        created_ms: SINCE + 60,
+    };
+    assert!(store.put_review(&review).await.unwrap());
+    let ids = |n: &[&str]| n.iter().map(|n| format!("{prefix}-r-{n}")).collect::<Vec<_>>();
+    assert_eq!(store.unreviewed_games(SINCE, 10).await.unwrap(), ids(&["b", "a"]));
+    assert_eq!(store.unreviewed_games(SINCE, 1).await.unwrap(), ids(&["b"]));
 }
 
 /// A game's review is stored once: a second one is refused and the first stays.
