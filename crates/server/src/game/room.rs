@@ -75,6 +75,20 @@ pub(crate) fn hidden_char(c: char) -> bool {
         || matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
+/// What the store keeps of a game besides its setup, to restore it from
+/// ([`GameRoom::restore`]).
+#[derive(Debug, Default)]
+pub struct History {
+    /// The game's events, in order.
+    pub events: Vec<StoredEvent>,
+    /// The open ply's proposals: (user, move).
+    pub open_proposals: Vec<(String, String)>,
+    /// The chat lines kept, oldest first.
+    pub chat: Vec<ChatLine>,
+    /// The number of chat lines ever written.
+    pub chat_count: i64,
+}
+
 /// The state of one game.
 #[derive(Debug)]
 pub struct GameRoom {
@@ -734,23 +748,20 @@ impl GameRoom {
     }
 
     /// Restores a game from its setup and stored history: the game events (`after_each`
-    /// sees the room after each), the open ply's proposals and the chat lines kept, applied
-    /// at `now`. `wall_now` is the wall-clock time (ms since the Unix epoch): a
+    /// sees the room after each), then the open ply's proposals and the chat lines kept,
+    /// applied at `now`. `wall_now` is the wall-clock time (ms since the Unix epoch): a
     /// correspondence game's running clock is charged the wall-clock time since its last
     /// stamped move, so the mover's days ran on while the server was down (and may have run
     /// out: the next [`Command::Tick`] ends the game on time). Other games are not charged
     /// the downtime.
-    #[allow(clippy::too_many_arguments)]
     pub fn restore(
         setup: Setup,
-        events: impl IntoIterator<Item = StoredEvent>,
-        open_proposals: impl IntoIterator<Item = (String, String)>,
-        chat: impl IntoIterator<Item = ChatLine>,
-        chat_count: i64,
+        history: History,
         now: Ms,
         wall_now: i64,
         mut after_each: impl FnMut(&GameRoom, &StoredEvent),
     ) -> Result<GameRoom, String> {
+        let History { events, open_proposals, chat, chat_count } = history;
         let mut room = GameRoom::new(setup)?;
         let mut stamp = None;
         for (i, e) in events.into_iter().enumerate() {

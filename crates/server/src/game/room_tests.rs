@@ -214,7 +214,8 @@ fn correspondence_history(days: u32, wall: i64) -> Vec<StoredEvent> {
 
 fn restore_at(days: u32, events: Vec<StoredEvent>, now: Ms, wall_now: i64) -> GameRoom {
     let setup = setup(GameKind::Xiangqi, TimeControl::correspondence(days));
-    GameRoom::restore(setup, events, Vec::new(), Vec::new(), 0, now, wall_now, |_, _| {}).unwrap()
+    let history = History { events, ..History::default() };
+    GameRoom::restore(setup, history, now, wall_now, |_, _| {}).unwrap()
 }
 
 #[test]
@@ -322,17 +323,9 @@ fn restore_is_live_play_applied_again() {
             _ => None,
         }));
     }
-    let restored = GameRoom::restore(
-        setup(GameKind::Banqi, BLITZ),
-        stored,
-        Vec::new(),
-        Vec::new(),
-        0,
-        1_000,
-        0,
-        |_, _| {},
-    )
-    .unwrap();
+    let history = History { events: stored, ..History::default() };
+    let restored =
+        GameRoom::restore(setup(GameKind::Banqi, BLITZ), history, 1_000, 0, |_, _| {}).unwrap();
     assert_eq!(restored.moves(), live.moves());
     assert_eq!(restored.version(), live.version());
     assert_eq!(restored.record().position(), live.record().position());

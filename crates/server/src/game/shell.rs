@@ -12,7 +12,7 @@ use super::clock::Ms;
 use super::command::Command;
 use super::event::{Decision, Effect, Event};
 use super::export::{About, export};
-use super::room::{GameRoom, Seated, Setup};
+use super::room::{GameRoom, History, Seated, Setup};
 use super::stored::StoredEvent;
 use super::view::{self, Audience, SocketScore};
 use super::{Cmd, Dealer, GameHandle, GameSpec, SeatSpec, Summary, start_game};
@@ -199,16 +199,15 @@ impl Shell {
         // The events' frames as clients get them in a replay, each with the position after
         // it.
         let mut frames = Vec::with_capacity(stored.len());
-        let mut room = GameRoom::restore(
-            setup,
-            stored,
-            proposals.into_iter().map(|p| (p.user_id, p.mv)),
+        let history = History {
+            events: stored,
+            open_proposals: proposals.into_iter().map(|p| (p.user_id, p.mv)).collect(),
             chat,
             chat_count,
-            now,
-            crate::ids::now_ms(),
-            |room, e| frames.push(view::event_frame(room, e)),
-        )?;
+        };
+        let mut room = GameRoom::restore(setup, history, now, crate::ids::now_ms(), |room, e| {
+            frames.push(view::event_frame(room, e))
+        })?;
         if room.result().is_none()
             && let Some(r) = parse_result(&row.result)
         {
