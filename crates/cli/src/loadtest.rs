@@ -1123,14 +1123,25 @@ impl Chatter {
         Chatter { every_ms, at }
     }
 
-    /// Its line is due: the text to send, during the run, and the next line scheduled.
-    fn due(&mut self, shared: &Shared, end: Option<Instant>, rng: &mut Rng) -> Option<String> {
+    /// Its line is due: sends it on `ws` to `game` (during the run, once the game is known)
+    /// and schedules the next.
+    async fn speak(
+        &mut self,
+        ws: &mut Ws,
+        game: &str,
+        shared: &Shared,
+        end: Option<Instant>,
+        rng: &mut Rng,
+    ) -> Result<()> {
         let every = self.every_ms;
         self.at = Some(Instant::now() + Duration::from_millis(every / 2 + rng.below(every)));
-        if !running(end) {
-            return None;
+        if game.is_empty() || !running(end) {
+            return Ok(());
         }
-        shared.chat_line()
+        if let Some(text) = shared.chat_line() {
+            send(ws, &ClientMsg::Chat { game: game.to_string(), text }).await?;
+        }
+        Ok(())
     }
 }
 
@@ -1261,9 +1272,7 @@ impl BotPlay {
                     continue;
                 }
                 _ = wait(self.chat.at) => {
-                    if let Some(text) = self.chat.due(shared, self.end, &mut self.rng).filter(|_| !self.game.is_empty()) {
-                        send(ws, &ClientMsg::Chat { game: self.game.clone(), text }).await?;
-                    }
+                    self.chat.speak(ws, &self.game, shared, self.end, &mut self.rng).await?;
                     continue;
                 }
                 _ = wait(self.end.map(|end| end + DRAIN)) => return Ok(()),
@@ -1484,9 +1493,7 @@ impl Watching {
                     continue;
                 }
                 _ = wait(self.chat.at) => {
-                    if let Some(text) = self.chat.due(shared, self.end, &mut self.rng).filter(|_| !self.game.is_empty()) {
-                        send(ws, &ClientMsg::Chat { game: self.game.clone(), text }).await?;
-                    }
+                    self.chat.speak(ws, &self.game, shared, self.end, &mut self.rng).await?;
                     continue;
                 }
                 _ = wait(self.end.map(|end| end + DRAIN)) => return Ok(()),
