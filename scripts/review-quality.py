@@ -62,6 +62,10 @@ import time
 
 import pyffish as sf
 
+# The coordinate conversions (fairy-stockfish's 1-based ranks, ours 0-based) of the rules
+# cross-check, which sits beside this script.
+from crosscheck_pyffish import to_one_based, to_zero_based
+
 VARIANT = "xiangqi"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FSF = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
@@ -153,17 +157,6 @@ def outcome(moves):
     return None
 
 
-def zero_based(move):
-    """fairy-stockfish's 1-based coordinates (h3e3, h10g8) as ours (h2e2, h9g7)."""
-    m = re.fullmatch(r"([a-i])(\d+)([a-i])(\d+)", move)
-    return f"{m[1]}{int(m[2]) - 1}{m[3]}{int(m[4]) - 1}"
-
-
-def one_based(move):
-    m = re.fullmatch(r"([a-i])(\d)([a-i])(\d)", move)
-    return f"{m[1]}{int(m[2]) + 1}{m[3]}{int(m[4]) + 1}"
-
-
 # ---------------------------------------------------------------- play
 
 def play_game(number, seed, movetime, max_plies):
@@ -219,7 +212,7 @@ def pgn_of(game, seed):
     for i, mv in enumerate(game["moves"]):
         if i % 2 == 0:
             words.append(f"{i // 2 + 1}.")
-        words.append(zero_based(mv))
+        words.append(to_zero_based(mv))
     words.append(game["result"])
     lines, line = [], ""
     for w in words:
@@ -339,7 +332,7 @@ def analyse_game(moves, depth):
 
 def stage_analyse(args):
     games = read_pgn(open(path(args, "games.pgn")).read())
-    move_lists = [[one_based(p[0]) for p in plies] for _, plies in games]
+    move_lists = [[to_one_based(p[0]) for p in plies] for _, plies in games]
     started = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         done = list(pool.map(lambda ms: analyse_game(ms, args.depth), move_lists))
