@@ -11,6 +11,7 @@ mod selfplay;
 mod serve;
 mod uci;
 mod verify;
+mod worker;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -52,6 +53,9 @@ enum Command {
     Play(play::Args),
     /// Runs the online server: lobby, live games, spectators (open the address in a browser).
     Serve(serve::Args),
+    /// Takes engine work (game reviews) that `serve --review-workers` nodes put on Redis,
+    /// so that it runs off the web nodes.
+    Worker(worker::Args),
     /// Plays bots and spectators against a local server and prints latencies.
     Loadtest(loadtest::Args),
     /// Plays the engine against itself and writes scored quiet positions for training.
@@ -70,6 +74,7 @@ fn main() -> Result<()> {
         Command::Play(args) => play::run(args),
         Command::Review(args) => review::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Worker(args) => worker::run(args),
         Command::Loadtest(args) => loadtest::run(args),
         Command::Selfplay(args) => selfplay::run(args),
     }

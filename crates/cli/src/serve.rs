@@ -41,6 +41,13 @@ pub struct Args {
     /// (docs/analysis.md); a low depth makes reviews quick, for tests.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     review_depth: Option<u32>,
+    /// Game reviews go to `cannonade worker` processes through --redis instead of this
+    /// node's engines (which then play AI moves only).
+    #[arg(long, requires = "redis")]
+    review_workers: bool,
+    /// The namespace of the review jobs' keys on Redis (the workers' --namespace).
+    #[arg(long, default_value = cannonade_server::reviews::board::DEFAULT_NAMESPACE)]
+    namespace: String,
     /// Behind a reverse proxy: take the client's address from `X-Forwarded-For`, HTTPS from
     /// `X-Forwarded-Proto` (cookies then `Secure`) and the host from `X-Forwarded-Host`, and
     /// leave connection counts per address to the proxy. Only with a proxy that sets them.
@@ -78,6 +85,7 @@ pub fn run(args: Args) -> Result<()> {
             .map_or_else(cannonade_server::engines::default_threads, usize::from),
         ai_pacing: !args.ai_instant,
         review_depth: args.review_depth,
+        review_workers: args.review_workers.then_some(args.namespace),
         trust_proxy: args.trust_proxy,
         secure_cookies: args.secure_cookies,
         allowed_origins: args.allowed_origins,

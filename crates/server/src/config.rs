@@ -55,6 +55,10 @@ pub struct Config {
     /// The depth of every search of a game review; `None`: each game's default
     /// ([`cannonade_engine::review::default_depth`], docs/analysis.md).
     pub review_depth: Option<u32>,
+    /// Game reviews go to `cannonade worker` processes through [`Config::redis`], under
+    /// this namespace of keys ([`crate::reviews::board`]), instead of this node's engines;
+    /// `None`: the node reviews its games itself.
+    pub review_workers: Option<String>,
     /// Limits per client.
     pub limits: crate::limits::Limits,
 }
@@ -86,6 +90,7 @@ impl Default for Config {
             trust_proxy: false,
             allowed_origins: Vec::new(),
             review_depth: None,
+            review_workers: None,
             limits: crate::limits::Limits::default(),
         }
     }

@@ -28,6 +28,7 @@ mod seek_range;
 mod session;
 mod socket;
 mod state;
+pub mod worker;
 mod writer;
 
 pub use config::Config;
@@ -78,7 +79,22 @@ pub async fn build_with(
     let store = SqlStore::connect(&config.db)
         .await
         .map_err(|e| ServeError(format!("{}: {e}", config.db)))?;
+    let workers = match (&config.review_workers, &config.redis) {
+        (None, _) => None,
+        (Some(ns), Some(url)) => Some(
+            reviews::board::ReviewBoard::connect(url, ns)
+                .await
+                .map_err(|e| ServeError(format!("{url}: {e}")))?,
+        ),
+        (Some(_), None) => {
+            return Err(ServeError("reviews go to workers through Redis: set redis too".into()));
+        }
+    };
     let app = App::new(config, Arc::new(store)).map_err(|e| ServeError(e.to_string()))?;
+    if let Some(board) = workers {
+        app.reviews.send_to_workers(board);
+        tracing::info!("game reviews go to `cannonade worker` processes");
+    }
     if let Some((node, bus, inbox)) = bus {
         cluster::Cluster::start(&app, &node, bus, inbox);
         tracing::info!("node {node} joined the cluster");

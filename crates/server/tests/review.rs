@@ -136,18 +136,21 @@ async fn a_live_banqi_game_has_no_review_until_it_ends() {
 const TWO_GAMES: &str = "[Variant \"xiangqi\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 2. h0g2 1-0\n\n\
                          [Variant \"xiangqi\"]\n[Result \"0-1\"]\n\n1. b2e2 b9c7 0-1\n";
 
+/// A new account `name` and the ids of [`TWO_GAMES`], imported by it.
+async fn import_two(app: &App, name: &str) -> (String, Vec<String>) {
+    let token = account(app, name).await;
+    let (status, body, _) = common::http(app, "POST", "/api/import", TWO_GAMES, Some(&token)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let games = serde_json::from_str::<Value>(&body).unwrap()["games"].clone();
+    (token, serde_json::from_value(games).unwrap())
+}
+
 #[tokio::test]
 async fn an_imported_game_is_reviewed_on_request_and_requests_are_bounded() {
     let mut cfg = fast();
     cfg.limits.reviews_per_user = 1;
     let (_, app) = server(cfg).await;
-    let token = account(&app, "reviewer").await;
-    let (status, body, _) =
-        common::http(&app, "POST", "/api/import", TWO_GAMES, Some(&token)).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    let ids: Vec<String> =
-        serde_json::from_value(serde_json::from_str::<Value>(&body).unwrap()["games"].clone())
-            .unwrap();
+    let (token, ids) = import_two(&app, "reviewer").await;
     let (first, second) = (&ids[0], &ids[1]);
     // An imported game has no review until someone asks.
     let (_, v) = call(&app, "GET", &format!("/api/game/{first}/review"), None).await;
@@ -217,5 +220,71 @@ async fn reviews_left_pending_by_a_stop_are_queued_again_at_start() {
     assert_eq!(review["plies"].as_array().map(Vec::len), Some(4));
     let (_, v) = call(&again, "GET", &format!("/api/game/{imported}/review"), None).await;
     assert_eq!(v["state"], "none", "an import is reviewed only on request");
+    let _ = std::fs::remove_file(&path);
+}
+
+/// With `review_workers`, a node queues its reviews on Redis and never searches them: the
+/// game waits in line (its place said) until a `cannonade worker` takes it, reviews it from
+/// the shared store and stores it; a request for an imported game goes the same way, within
+/// the user's bound. On the real Redis when CANNONADE_TEST_REDIS is set (CI sets it).
+#[tokio::test]
+async fn reviews_go_to_a_worker_through_redis() {
+    use cannonade_server::worker::{WorkerConfig, WorkerStats, work};
+    let Ok(redis) = std::env::var("CANNONADE_TEST_REDIS") else {
+        eprintln!("CANNONADE_TEST_REDIS not set: skipped");
+        return;
+    };
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap();
+    let ns = format!("test-worker-{}-{}", std::process::id(), nanos.as_nanos());
+    let path = std::env::temp_dir().join(format!("{ns}.db"));
+    let db = format!("sqlite://{}?mode=rwc", path.display());
+    let mut cfg = Config {
+        db: db.clone(),
+        redis: Some(redis.clone()),
+        review_workers: Some(ns.clone()),
+        ..fast()
+    };
+    cfg.limits.reviews_per_user = 1;
+    let (addr, app) = server(cfg).await;
+    let (mut c, game) = hotseat(addr, GameKind::Xiangqi, 4).await;
+    c.send(ClientMsg::Resign { game: game.clone() }).await;
+    c.ended().await;
+    let path_of = |id: &str| format!("/api/game/{id}/review");
+    let mut v = Value::Null;
+    for _ in 0..100 {
+        v = call(&app, "GET", &path_of(&game), None).await.1;
+        if v["state"] != "none" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!((&v["state"], &v["position"]), (&"queued".into(), &1.into()), "{v}");
+    // An imported game asked for by a user waits behind it; a second is over the bound.
+    let (token, ids) = import_two(&app, "asker").await;
+    let (status, v) = call(&app, "POST", &path_of(&ids[0]), Some(&token)).await;
+    assert_eq!((status, &v["position"]), (StatusCode::OK, &2.into()), "{v}");
+    let (status, _) = call(&app, "POST", &path_of(&ids[1]), Some(&token)).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(app.engines.stats().done.load(Relaxed), 0, "the node searched");
+    // A worker on the same store takes both.
+    let stats = Arc::new(WorkerStats::default());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let config = WorkerConfig { redis, db, namespace: ns, threads: 1, review_depth: Some(2) };
+    let worker = tokio::spawn(work(config, stats.clone(), async {
+        let _ = stopped.await;
+    }));
+    let review = done(&app, &game).await;
+    assert_eq!(review["plies"].as_array().map(Vec::len), Some(4));
+    assert_eq!(review["depth"], 2, "the worker's depth, not the node's");
+    assert_eq!(done(&app, &ids[0]).await["plies"].as_array().map(Vec::len), Some(3));
+    assert_eq!(stats.stored.load(Relaxed), 2);
+    assert_eq!(app.engines.stats().done.load(Relaxed), 0, "the node searched");
+    // Once done, the user's next request is taken.
+    let (status, _) = call(&app, "POST", &path_of(&ids[1]), Some(&token)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(done(&app, &ids[1]).await["plies"].as_array().map(Vec::len), Some(2));
+    stop.send(()).unwrap();
+    worker.await.unwrap().unwrap();
     let _ = std::fs::remove_file(&path);
 }

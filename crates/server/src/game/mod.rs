@@ -426,10 +426,18 @@ async fn stored_positions(
 
 /// A game's row and every event, as the store has them; `None` for an unknown game.
 pub async fn stored(app: &App, id: &str) -> Result<Option<(GameRow, Vec<EventRow>)>, String> {
-    let Some(row) = app.store.game(id).await.map_err(|e| e.to_string())? else {
+    stored_in(app.store.as_ref(), id).await
+}
+
+/// [`stored`], from `store`.
+pub async fn stored_in(
+    store: &dyn cannonade_store::Store,
+    id: &str,
+) -> Result<Option<(GameRow, Vec<EventRow>)>, String> {
+    let Some(row) = store.game(id).await.map_err(|e| e.to_string())? else {
         return Ok(None);
     };
-    let events = app.store.events(id).await.map_err(|e| e.to_string())?;
+    let events = store.events(id).await.map_err(|e| e.to_string())?;
     Ok(Some((row, events)))
 }
 

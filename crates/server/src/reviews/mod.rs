@@ -6,10 +6,12 @@
 //! A live game never has a review: reviews start at the end, so a Banqi game's face-down
 //! pieces are public by then.
 
+pub mod board;
 pub mod queue;
 
-use crate::engines::Priority;
+use crate::engines::{Engines, Priority};
 use crate::state::{App, lock};
+use board::{Offered, ReviewBoard};
 use cannonade_engine::Limits;
 use cannonade_engine::review::{ReviewOptions, Reviewer, default_depth};
 use cannonade_games::AnyRecord;
@@ -18,12 +20,23 @@ use queue::{Added, Pending, ReviewQueue, TooMany};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
-/// The reviews pending on this node.
+/// The reviews pending on this node, or, when the node sends them to `cannonade worker`
+/// processes, the board on Redis they wait on.
 #[derive(Debug, Default)]
 pub struct Reviews {
     queue: Arc<Mutex<ReviewQueue>>,
+    board: OnceLock<ReviewBoard>,
+}
+
+impl From<Offered> for Added {
+    fn from(o: Offered) -> Added {
+        match o {
+            Offered::New(p) => Added::New(p),
+            Offered::Already(p) => Added::Already(p),
+        }
+    }
 }
 
 /// Where a game's review is, as `GET /api/game/{id}/review` answers.
@@ -81,9 +94,19 @@ pub enum Refused {
 }
 
 impl Reviews {
+    /// From now on, reviews go to workers through `board` instead of this node's engines.
+    pub fn send_to_workers(&self, board: ReviewBoard) {
+        let _ = self.board.set(board);
+    }
+
     /// Where `game`'s review is; `Ok(None)` for an unknown game.
     pub async fn status(&self, app: &App, game: &str) -> Result<Option<Status>, String> {
         // Pending first: a review leaves the queue only after it is stored.
+        if let Some(board) = self.board.get()
+            && let Some(p) = board.state(game).await.map_err(|e| e.to_string())?
+        {
+            return Ok(Some(Status::Pending(p)));
+        }
         if let Some(p) = lock(&self.queue).state(game) {
             return Ok(Some(Status::Pending(p)));
         }
@@ -100,6 +123,15 @@ impl Reviews {
     pub fn game_over(&self, app: &Arc<App>, game: &str, record: AnyRecord) -> bool {
         if record.moves().is_empty() {
             return false;
+        }
+        if let Some(board) = self.board.get() {
+            let (board, game) = (board.clone(), game.to_string());
+            tokio::spawn(async move {
+                if let Err(e) = board.offer(&game, None, usize::MAX).await {
+                    tracing::error!(game = %game, "the review was not queued for the workers: {e}");
+                }
+            });
+            return true;
         }
         let added = lock(&self.queue).add(game, None, usize::MAX);
         let queued = matches!(added, Ok(Added::New(_)));
@@ -124,8 +156,15 @@ impl Reviews {
         if row.status != "over" {
             return Err(Refused::Live);
         }
-        let record = crate::game::replay::record_of(&row, &events).map_err(Refused::Failed)?;
         let limit = app.config.limits.reviews_per_user;
+        if let Some(board) = self.board.get() {
+            let offered = board.offer(game, Some(user), limit).await;
+            let added = offered.map_err(|e| Refused::Failed(e.to_string()))?;
+            return match Added::from(added.map_err(Refused::TooMany)?) {
+                Added::New(state) | Added::Already(state) => Ok(Status::Pending(state)),
+            };
+        }
+        let record = crate::game::replay::record_of(&row, &events).map_err(Refused::Failed)?;
         let added = lock(&self.queue).add(game, Some(user), limit).map_err(Refused::TooMany)?;
         match added {
             Added::New(state) => {
@@ -144,6 +183,15 @@ impl Reviews {
         let since = crate::ids::now_ms() - RESUME_WINDOW_MS;
         let ids = app.store.unreviewed_games(since, RESUME_MAX).await.map_err(|e| e.to_string())?;
         let mut queued = 0;
+        if let Some(board) = self.board.get() {
+            // The workers replay the games themselves.
+            for id in ids {
+                let offered =
+                    board.offer(&id, None, usize::MAX).await.map_err(|e| e.to_string())?;
+                queued += usize::from(matches!(offered, Ok(Offered::New(_))));
+            }
+            return Ok(queued);
+        }
         for id in ids {
             let Some((row, events)) = crate::game::stored(app, &id).await? else { continue };
             match crate::game::replay::record_of(&row, &events) {
@@ -186,19 +234,38 @@ async fn run(
     if app.store.review(game).await.map_err(|e| e.to_string())?.is_some() {
         return Ok(());
     }
-    let depth = app.config.review_depth.unwrap_or_else(|| default_depth(record.kind()));
+    let depth = app.config.review_depth;
+    let (q, id) = (queue.clone(), game.to_string());
+    let started = move || lock(&q).start(&id);
+    let row = compute(&app.engines, game, record, depth, started).await?;
+    app.writer
+        .exec(move |store| async move { store.put_review(&row).await })
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// Reviews `record` (the game `game`) on `engines` at `depth` (`None`: the game's
+/// default), one engine job per move at [`Priority::Background`]; `started` is called
+/// when the first search starts. Returns the row to store.
+pub async fn compute(
+    engines: &Engines,
+    game: &str,
+    record: &AnyRecord,
+    depth: Option<u32>,
+    started: impl Fn() + Clone + Send + 'static,
+) -> Result<ReviewRow, String> {
+    let depth = depth.unwrap_or_else(|| default_depth(record.kind()));
     let options = ReviewOptions {
         limits: Limits { depth: Some(depth), ..Limits::default() },
         ..Default::default()
     };
     let mut reviewer = Reviewer::new(record, options).map_err(|e| e.to_string())?;
     while !reviewer.done() {
-        let q = queue.clone();
-        let id = game.to_string();
-        let (back, stepped) = app
-            .engines
+        let started = started.clone();
+        let (back, stepped) = engines
             .run(game, Priority::Background, move |engine| {
-                lock(&q).start(&id);
+                started();
                 let stepped = reviewer.step(engine, &AtomicBool::new(false));
                 (reviewer, stepped)
             })
@@ -208,15 +275,10 @@ async fn run(
         reviewer = back;
     }
     let review = reviewer.finish();
-    let row = ReviewRow {
+    Ok(ReviewRow {
         game_id: game.to_string(),
         depth: i64::from(depth),
         body: serde_json::to_string(&review).map_err(|e| e.to_string())?,
         created_ms: crate::ids::now_ms(),
-    };
-    app.writer
-        .exec(move |store| async move { store.put_review(&row).await })
-        .await
-        .map_err(|e| e.to_string())?;
-    Ok(())
+    })
 }
