@@ -56,7 +56,7 @@ pub struct Config {
     /// ([`cannonade_engine::review::default_depth`], docs/analysis.md).
     pub review_depth: Option<u32>,
     /// Game reviews go to `cannonade worker` processes through [`Config::redis`], under
-    /// this namespace of keys ([`crate::reviews::board`]), instead of this node's engines;
+    /// this namespace of keys (docs/server.md, "Reviews off the web nodes"), instead of this node's engines;
     /// `None`: the node reviews its games itself.
     pub review_workers: Option<String>,
     /// Limits per client.

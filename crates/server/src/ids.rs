@@ -18,7 +18,7 @@ impl std::fmt::Display for NoRandom {
 impl std::error::Error for NoRandom {}
 
 /// The refusal a client gets: an internal error with an id to quote, the cause logged.
-impl From<NoRandom> for crate::lobby::Refusal {
+impl From<NoRandom> for crate::refusal::Refusal {
     fn from(e: NoRandom) -> Self {
         let id = error_id();
         tracing::error!(error_id = %id, "{e}");

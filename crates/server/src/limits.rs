@@ -158,7 +158,7 @@ impl Limiter {
     /// Opens a connection from `addr` if it holds fewer than the limit; the guard closes
     /// it.
     pub fn connect(self: &std::sync::Arc<Self>, addr: IpAddr) -> Option<ConnectionGuard> {
-        let mut open = crate::state::lock(&self.connections);
+        let mut open = crate::lock::lock(&self.connections);
         let n = open.entry(addr).or_default();
         if *n >= self.limits.connections_per_address {
             return None;
@@ -185,7 +185,7 @@ pub struct ConnectionGuard {
 
 impl Drop for ConnectionGuard {
     fn drop(&mut self) {
-        let mut open = crate::state::lock(&self.limiter.connections);
+        let mut open = crate::lock::lock(&self.limiter.connections);
         if let Some(n) = open.get_mut(&self.addr) {
             *n -= 1;
             if *n == 0 {

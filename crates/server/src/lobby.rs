@@ -2,8 +2,10 @@
 //! list of live games, streamed to subscribed sockets.
 
 use crate::ids;
+use crate::lock::lock;
+use crate::refusal::Refusal;
 use crate::seek_range::{self, Standing};
-use crate::state::{App, Conn, Frame, lock};
+use crate::state::{App, Conn, Frame};
 use cannonade_games::{AnyGame, GameKind};
 use cannonade_wire::{ErrorCode, GameSummary, RangeRequest, SeekInfo, ServerMsg, TimeControl};
 use std::sync::Mutex;
@@ -44,9 +46,6 @@ pub struct Lobby {
     /// Lobby frames for subscribed sockets.
     pub tx: broadcast::Sender<Frame>,
 }
-
-/// A refusal: the code and text of the error event.
-pub type Refusal = (ErrorCode, String);
 
 /// Seeks a lobby frame lists at most: with options bounded too, a frame stays under about
 /// 100 KB (the audit's 1,010 seeks made 1.8 MB every 2 s).

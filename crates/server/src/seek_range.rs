@@ -2,8 +2,8 @@
 //! the check a taker passes. Ratings are those of the seek's game and speed, as a
 //! player's bullet play says little of their classical play.
 
-use crate::lobby::Refusal;
 use crate::rating::{PROVISIONAL_RD, Rating, Speed};
+use crate::refusal::Refusal;
 use crate::session::UserCtx;
 use crate::state::App;
 use cannonade_games::GameKind;

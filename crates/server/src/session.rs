@@ -4,7 +4,8 @@
 
 use crate::ids::{self, NoRandom};
 use crate::limits::TooSoon;
-use crate::state::{App, lock};
+use crate::lock::lock;
+use crate::state::App;
 use cannonade_store::{NewPlayer, SessionRow, StoreError, User};
 use cannonade_wire::{ErrorCode, UserInfo};
 use std::net::IpAddr;

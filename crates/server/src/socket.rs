@@ -4,10 +4,12 @@
 use crate::cluster::{Cluster, SharedSeek};
 use crate::game::{self, Cmd, GameSpec, SeatSpec};
 use crate::incident;
-use crate::lobby::{Offer, Refusal, may_take, no_seek};
+use crate::lobby::{Offer, may_take, no_seek};
+use crate::lock::lock;
+use crate::refusal::Refusal;
 use crate::seek_range::{self, Standing};
 use crate::session::{self, UserCtx};
-use crate::state::{App, CONN_QUEUE, Conn, Frame, Out, lock};
+use crate::state::{App, CONN_QUEUE, Conn, Frame, Out};
 use axum::extract::ws::{Message, WebSocket};
 use cannonade_engine::Level;
 use cannonade_games::GameKind;

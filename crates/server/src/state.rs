@@ -7,6 +7,7 @@ use crate::game::GameHandle;
 use crate::ids::NoRandom;
 use crate::limits::Limiter;
 use crate::lobby::Lobby;
+use crate::lock::lock;
 use crate::metrics::Metrics;
 use crate::session::UserCtx;
 use crate::writer::Writer;
@@ -15,7 +16,7 @@ use cannonade_store::Store;
 use cannonade_wire::ServerMsg;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use tokio::sync::mpsc;
 
 /// One text frame, serialised once and shared by every socket it goes to.
@@ -48,12 +49,6 @@ pub struct App {
     /// Game reviews pending on this node.
     pub reviews: crate::reviews::Reviews,
     next_conn: AtomicU64,
-}
-
-/// Locks a mutex, going on with the data if a thread panicked while holding it: every
-/// critical section here leaves the data consistent at each step.
-pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// One websocket as the rest of the server sees it.

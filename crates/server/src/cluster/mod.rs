@@ -28,8 +28,9 @@ pub use bus::{Bus, BusError, BusFuture, Inbound, Inbox, LocalBus, LocalHub};
 pub use redis::{RedisBus, subscription_name};
 
 use crate::game::{self, Audience, Cmd, GameHandle, SocketScore};
+use crate::lock::lock;
 use crate::session::UserCtx;
-use crate::state::{App, Conn, Frame, Out, RemoteConn, lock};
+use crate::state::{App, Conn, Frame, Out, RemoteConn};
 use cannonade_wire::{ClientMsg, GameSummary, SeekInfo, UserInfo};
 use message::{Header, decode, encode};
 use serde::{Deserialize, Serialize};

@@ -13,7 +13,8 @@
 use super::message::Header;
 use super::{Cluster, lease_key, node_topic};
 use crate::game::{self, Audience, Cmd, GameHandle, SocketScore, Summary, role_of, with_score};
-use crate::state::{App, Conn, Frame, lock};
+use crate::lock::lock;
+use crate::state::{App, Conn, Frame};
 use cannonade_games::GameKind;
 use cannonade_store::GameRow;
 use cannonade_wire::Role;

@@ -2,7 +2,7 @@
 //! applied), effects (work the shell does outside the room), and a reply.
 
 use super::stored::StoredEvent;
-use crate::lobby::Refusal;
+use crate::refusal::Refusal;
 use cannonade_wire::ChatLine;
 
 /// Something that happened in a game. Only [`Event::Game`] is part of the game's numbered

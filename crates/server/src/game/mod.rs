@@ -18,9 +18,11 @@ mod your_turn;
 
 use crate::ids;
 use crate::incident;
-use crate::lobby::{Refusal, check_settings};
+use crate::lobby::check_settings;
+use crate::lock::lock;
+use crate::refusal::Refusal;
 use crate::session::{self, UserCtx};
-use crate::state::{App, Conn, lock};
+use crate::state::{App, Conn};
 use cannonade_banqi::DealSeed;
 use cannonade_core::Side;
 use cannonade_games::{AnyGame, AnyMove, GameKind};

@@ -12,7 +12,7 @@ use super::dealer::Dealer;
 use super::event::{Decision, Effect, Event};
 use super::proposals::Proposals;
 use super::stored::StoredEvent;
-use crate::lobby::Refusal;
+use crate::refusal::Refusal;
 use cannonade_core::{Next, Side};
 use cannonade_games::{AnyGame, AnyRecord, GameSpec};
 use cannonade_store::RatingRow;

@@ -1,7 +1,8 @@
 //! The "your turn" list: a user's live games where it is their move, read from the games'
 //! lobby summaries (no actor is asked), for the page's header on any device.
 
-use crate::state::{App, lock};
+use crate::lock::lock;
+use crate::state::App;
 use cannonade_games::GameKind;
 
 /// A live game where it is a user's move, as the "your turn" list shows it.

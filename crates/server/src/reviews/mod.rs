@@ -10,7 +10,8 @@ pub mod board;
 pub mod queue;
 
 use crate::engines::{Engines, Priority};
-use crate::state::{App, lock};
+use crate::lock::lock;
+use crate::state::App;
 use board::{Offered, ReviewBoard};
 use cannonade_engine::Limits;
 use cannonade_engine::review::{ReviewOptions, Reviewer, default_depth};
