@@ -197,6 +197,7 @@ test('online: two players and a spectator who proposes; players never see propos
     for (const p of [alice, bob]) {
       assert.equal(await p.locator('.spectate:not([hidden])').count(), 0, 'no proposal box for players');
       assert.equal(await p.locator('.tally, .reveal, .my-proposal').count(), 0, 'no tallies for players');
+      assert.equal(await p.locator('.review-crowd, .review-crowd-you, .review-crowd-ply').count(), 0, 'no crowd summary while the game runs');
     }
   };
   for (let n = 0; n < 6; n++) {
@@ -230,6 +231,17 @@ test('online: two players and a spectator who proposes; players never see propos
   await carol.locator('.end .crowd').waitFor();
   await bob.locator('.end .crowd').waitFor();
   await shot(bob, 'e2e-online-end');
+  // Once the game is reviewed, the crowd against the engine: on a player's page how often
+  // the spectators' favourite was as good as the move played, on the spectator's also
+  // their own proposals judged by the engine.
+  const found = bob.locator('.review .review-crowd');
+  await found.waitFor({ timeout: 60000 });
+  assert.match(await found.innerText(), /\d+ of \d+ moves/);
+  const mine = carol.locator('.review .review-crowd-you');
+  await mine.waitFor({ timeout: 60000 });
+  assert.match(await mine.innerText(), /Your proposals: \d+ of [1-9]\d* /);
+  assert.equal(await bob.locator('.review-crowd-you').count(), 0, 'a player proposed nothing');
+  await shot(carol, 'e2e-crowd-review');
   // A rematch: offered by Bob, accepted by Alice; both pages move to the new game.
   await bob.locator('[data-action="rematch"]').click();
   await alice.locator('[data-accept="rematch"]').click();

@@ -199,8 +199,12 @@ impl Taker {
             Ok(record) => record,
             Err(e) => return Outcome::Dropped(format!("the game does not replay: {e}")),
         };
+        let crowds = match crate::game::replay::crowds_of(&events) {
+            Ok(crowds) => crowds,
+            Err(e) => return Outcome::Dropped(format!("the game does not replay: {e}")),
+        };
         let computed =
-            crate::reviews::compute(&self.engines, game, &record, self.depth, || {}).await;
+            crate::reviews::compute(&self.engines, game, &record, &crowds, self.depth, || {}).await;
         let review = match computed {
             Ok(review) => review,
             Err(e) => return Outcome::Dropped(format!("the review failed: {e}")),

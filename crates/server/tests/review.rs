@@ -288,3 +288,45 @@ async fn reviews_go_to_a_worker_through_redis() {
     worker.await.unwrap().unwrap();
     let _ = std::fs::remove_file(&path);
 }
+
+/// A game with proposals is reviewed with the crowd against the engine: the crowd's
+/// favourite valued beside the move played, and each spectator's proposals judged by the
+/// engine, not only by exact guesses.
+#[tokio::test]
+async fn the_crowds_favourite_is_valued_against_the_move_played() {
+    let (addr, app) = server(fast()).await;
+    let (mut a, mut b, game) = common::pair(addr, GameKind::Xiangqi, tc(0, 0)).await;
+    let mut spectators = Vec::new();
+    for mv in ["b2e2", "b2e2", "h2e2"] {
+        let mut s = Client::connect(addr, None).await;
+        s.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+        s.snapshot().await;
+        s.send(ClientMsg::Propose { game: game.clone(), ply: 0, mv: mv.into() }).await;
+        s.until("ack", |m| matches!(m, cannonade_wire::ServerMsg::ProposalOk { .. })).await;
+        spectators.push(s);
+    }
+    a.send(ClientMsg::Move { game: game.clone(), ply: 0, mv: "h2e2".into() }).await;
+    b.moved().await;
+    b.send(ClientMsg::Resign { game: game.clone() }).await;
+    a.ended().await;
+    let review = done(&app, &game).await;
+    let crowd = &review["crowd"];
+    let plies = crowd["plies"].as_array().expect("a ply with proposals");
+    assert_eq!(plies.len(), 1, "{crowd}");
+    let p = &plies[0];
+    assert_eq!(
+        (&p["ply"], &p["favourite"], &p["votes"], &p["proposers"]),
+        (&0.into(), &"b2e2".into(), &2.into(), &3.into())
+    );
+    let alts = review["plies"][0]["alternatives"].as_array().unwrap();
+    assert_eq!(alts.len(), 1);
+    assert_eq!(p["favourite_value"], alts[0]["value"]);
+    assert_eq!(p["played_value"], review["plies"][0]["played_value"]);
+    assert_eq!(crowd["found"], u64::from(p["as_good"] == true));
+    // Three spectators, each judged once; who guessed the move played has one good move.
+    let scores = crowd["spectators"].as_object().unwrap();
+    assert_eq!(scores.len(), 3);
+    assert_eq!(scores[&spectators[2].user_id], serde_json::json!({ "good": 1, "of": 1 }));
+    let b2e2 = &scores[&spectators[0].user_id];
+    assert_eq!((&b2e2["of"], &b2e2["good"]), (&1.into(), &u64::from(p["as_good"] == true).into()));
+}

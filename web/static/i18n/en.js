@@ -351,4 +351,9 @@ export default {
   'review.eval': 'Evaluation for {seat}: {value}.',
   'review.best': 'Best move here: {move}.',
   'review.line': 'Engine line: {line}',
+  'review.crowd_title': 'The crowd against the engine',
+  'review.crowd_found': 'The spectators’ favourite was as good as the move played, or better, in {found} of {of} moves they proposed for.',
+  'review.crowd_you': 'Your proposals: {good} of {of} as good as the move played.',
+  'review.crowd_ply_good': 'The crowd wanted {move} ({votes} of {n}): {value}, as good as the move played.',
+  'review.crowd_ply_worse': 'The crowd wanted {move} ({votes} of {n}): {value}, worse than the move played.',
 };

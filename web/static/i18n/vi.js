@@ -351,4 +351,9 @@ export default {
   'review.eval': 'Đánh giá cho {seat}: {value}.',
   'review.best': 'Nước tốt nhất ở đây: {move}.',
   'review.line': 'Biến của máy: {line}',
+  'review.crowd_title': 'Khán giả so với máy',
+  'review.crowd_found': 'Nước được khán giả chọn nhiều nhất tốt ngang hoặc hơn nước đã đi ở {found} trên {of} nước họ đề xuất.',
+  'review.crowd_you': 'Đề xuất của bạn: {good} trên {of} tốt ngang nước đã đi.',
+  'review.crowd_ply_good': 'Khán giả muốn {move} ({votes} trên {n}): {value}, tốt ngang nước đã đi.',
+  'review.crowd_ply_worse': 'Khán giả muốn {move} ({votes} trên {n}): {value}, kém hơn nước đã đi.',
 };

@@ -358,4 +358,9 @@ export default {
   'review.eval': '{seat}的评分：{value}。',
   'review.best': '此处最佳着法：{move}。',
   'review.line': '引擎变着：{line}',
+  'review.crowd_title': '观众对引擎',
+  'review.crowd_found': '在观众提议的 {of} 步中，有 {found} 步观众最多人选的着法不逊于实战着法。',
+  'review.crowd_you': '你的提议：{of} 步中有 {good} 步不逊于实战着法。',
+  'review.crowd_ply_good': '观众想走 {move}（{n} 人中 {votes} 人）：{value}，不逊于实战着法。',
+  'review.crowd_ply_worse': '观众想走 {move}（{n} 人中 {votes} 人）：{value}，不如实战着法。',
 };

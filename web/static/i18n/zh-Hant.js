@@ -364,4 +364,9 @@ export default {
   'review.eval': '{seat}的評分：{value}。',
   'review.best': '此處最佳著法：{move}。',
   'review.line': '引擎變著：{line}',
+  'review.crowd_title': '觀眾對引擎',
+  'review.crowd_found': '在觀眾提議的 {of} 步中，有 {found} 步觀眾最多人選的著法不遜於實戰著法。',
+  'review.crowd_you': '你的提議：{of} 步中有 {good} 步不遜於實戰著法。',
+  'review.crowd_ply_good': '觀眾想走 {move}（{n} 人中 {votes} 人）：{value}，不遜於實戰著法。',
+  'review.crowd_ply_worse': '觀眾想走 {move}（{n} 人中 {votes} 人）：{value}，不如實戰著法。',
 };

@@ -399,7 +399,7 @@ export class GameView {
     this.renderControls();
     this.renderOffers();
     this.renderMoves();
-    this.review.render(this.snap, this.viewPly ?? this.snap.moves.length, !!this.net.user);
+    this.review.render(this.snap, this.viewPly ?? this.snap.moves.length, !!this.net.user, this.net.user?.id ?? null);
     this.renderSpectate();
     this.renderEnd();
     this.renderInfo();

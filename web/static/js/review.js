@@ -143,8 +143,9 @@ export class GameReview {
    * @param {Snapshot} s
    * @param {number} ply the ply shown
    * @param {boolean} canAsk the page has a session to ask with
+   * @param {string|null} [me] the page's user, whose own proposals the crowd summary scores
    */
-  render(s, ply, canAsk) {
+  render(s, ply, canAsk, me = null) {
     // A game without moves (aborted) has nothing to review.
     const over = !!s.result && s.moves.length > 0;
     this.box.hidden = !over;
@@ -165,7 +166,7 @@ export class GameReview {
       }
     }
     if (this.error) items.push(h('p', { class: 'review-error', role: 'alert' }, this.error));
-    if (review) items.push(...this.summary(s, review));
+    if (review) items.push(...this.summary(s, review), ...this.crowdSummary(review, me));
     this.box.replaceChildren(...items);
     if (review) this.renderBelow(s, review, ply);
   }
@@ -185,6 +186,22 @@ export class GameReview {
     const out = [h('table', { class: 'review-table' }, h('thead', {}, head), h('tbody', {}, ...rows))];
     if (review.expectation) out.push(h('p', { class: 'note review-expectation' }, t('review.expectation')));
     if (review.depth) out.push(h('p', { class: 'note' }, t('review.depth', { n: review.depth })));
+    return out;
+  }
+
+  /**
+   * The crowd against the engine: how often the spectators' favourite was as good as the
+   * move played, and the page user's own proposals judged the same way. Only a finished
+   * game has a review, so a player never sees it while the game runs.
+   * @param {Review} review @param {string|null} me
+   */
+  crowdSummary(review, me) {
+    const crowd = review.crowd;
+    if (!crowd || !crowd.plies.length) return [];
+    const out = [h('h4', {}, t('review.crowd_title')),
+      h('p', { class: 'review-crowd' }, t('review.crowd_found', { found: crowd.found, of: crowd.plies.length }))];
+    const mine = me ? crowd.spectators[me] : undefined;
+    if (mine) out.push(h('p', { class: 'review-crowd-you' }, t('review.crowd_you', { good: mine.good, of: mine.of })));
     return out;
   }
 
@@ -214,6 +231,12 @@ export class GameReview {
       if (here.best_display) parts.push(h('span', { class: 'review-best' }, t('review.best', { move: here.best_display })));
       const line = here.line_display?.length ? here.line_display : here.line;
       if (line.length) parts.push(h('span', { class: 'review-line' }, t('review.line', { line: line.join(' ') })));
+      const crowd = review.crowd?.plies.find((c) => c.ply === ply);
+      if (crowd) {
+        const key = crowd.as_good ? 'review.crowd_ply_good' : 'review.crowd_ply_worse';
+        parts.push(h('span', { class: `review-crowd-ply ${crowd.as_good ? 'good' : 'worse'}` },
+          t(key, { move: crowd.favourite_display || crowd.favourite, votes: crowd.votes, n: crowd.proposers, value: evalText(crowd.favourite_value, here.seat) })));
+      }
     }
     this.here.replaceChildren(...parts.flatMap((p, i) => (i ? [' ', p] : [p])));
   }

@@ -159,9 +159,31 @@
  * @property {Judgement|null} judgement
  */
 /**
- * A game's review: one entry per move, the accuracy per seat, and whether values are
- * expectations over face-down pieces (Banqi).
- * @typedef {{kind: GameKind, depth: number|null, plies: PlyReview[], accuracy: [number|null, number|null], expectation: boolean}} Review
+ * A ply where spectators proposed, against the engine (crate `cannonade-server`,
+ * `reviews::crowd::CrowdPly`): values are the mover's; `favourite` in engine text,
+ * `favourite_display` as the move list writes it.
+ * @typedef {object} CrowdPly
+ * @property {number} ply
+ * @property {number} seat
+ * @property {string} favourite
+ * @property {string} favourite_display
+ * @property {number} votes
+ * @property {number} proposers
+ * @property {Eval} favourite_value
+ * @property {Eval} played_value
+ * @property {Eval} best_value
+ * @property {boolean} as_good
+ */
+/**
+ * The crowd against the engine over a game: `found` of the `plies` had a favourite as good
+ * as the move played; `spectators` by user id.
+ * @typedef {{plies: CrowdPly[], found: number, spectators: Record<string, {good: number, of: number}>}} CrowdReview
+ */
+/**
+ * A game's review: one entry per move, the accuracy per seat, whether values are
+ * expectations over face-down pieces (Banqi), and the crowd's showing when spectators
+ * proposed.
+ * @typedef {{kind: GameKind, depth: number|null, plies: PlyReview[], accuracy: [number|null, number|null], expectation: boolean, crowd?: CrowdReview}} Review
  */
 /**
  * `GET /api/game/{id}/review`'s answer.

@@ -50,6 +50,10 @@ pub struct Alternative {
     pub text: String,
     /// Its value for the mover, from the search of the position after it.
     pub value: Eval,
+    /// The move as people read it (WXF in Xiangqi). Absent from reviews stored before it
+    /// existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display: Option<String>,
 }
 
 /// The review of one move.
@@ -315,7 +319,9 @@ impl Reviewer {
         let mut alternatives = Vec::new();
         for text in self.options.alternatives.get(&i).into_iter().flatten() {
             if let Some(v) = walk.value_of(at, text)? {
-                alternatives.push(Alternative { text: text.clone(), value: Eval::from_score(v) });
+                let display = display_line(at, std::slice::from_ref(text)).pop();
+                let value = Eval::from_score(v);
+                alternatives.push(Alternative { text: text.clone(), value, display });
             }
         }
         let there = walk.position(&next)?;

@@ -6,7 +6,7 @@
 use cannonade_core::Side;
 use cannonade_wire::{CrowdRecord, TallyEntry};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// The proposals of the current ply and everyone's scores.
 #[derive(Clone, Debug, Default)]
@@ -29,6 +29,28 @@ pub struct PlyCrowd {
     pub missed: Vec<String>,
     /// Whether the move played was among the most proposed.
     pub agreed: bool,
+    /// The other moves proposed, each with who proposed it (sorted): what the game's review
+    /// values against the move played. Absent from plies stored before it existed.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub others: BTreeMap<String, Vec<String>>,
+}
+
+impl PlyCrowd {
+    /// The crowd's favourite and how many proposed it: the move played when it was among
+    /// the most proposed, else the most proposed other move (the first in notation order
+    /// among equals). `None` when the ply's other proposals were not kept (older rows).
+    pub fn favourite<'a>(&'a self, played: &'a str) -> Option<(&'a str, usize)> {
+        if self.agreed {
+            return Some((played, self.hit.len()));
+        }
+        let mut best: Option<(&str, usize)> = None;
+        for (mv, users) in &self.others {
+            if best.is_none_or(|(_, n)| users.len() > n) {
+                best = Some((mv, users.len()));
+            }
+        }
+        best
+    }
 }
 
 /// How the current ply's proposals go if a given move is the real one.
@@ -99,13 +121,20 @@ impl Proposals {
         let matched = counts.iter().find(|e| e.mv == played).map_or(0, |e| e.n);
         let crowd = counts.first().map(|top| {
             let (mut hit, mut missed) = (Vec::new(), Vec::new());
+            let mut others: BTreeMap<String, Vec<String>> = BTreeMap::new();
             for (user, mv) in &self.by_user {
-                if mv == played { &mut hit } else { &mut missed }.push(user.clone());
+                if mv == played {
+                    hit.push(user.clone());
+                } else {
+                    missed.push(user.clone());
+                    others.entry(mv.clone()).or_default().push(user.clone());
+                }
             }
             // Sorted, so the stored row does not depend on the map's order.
             hit.sort_unstable();
             missed.sort_unstable();
-            PlyCrowd { hit, missed, agreed: matched == top.n }
+            others.values_mut().for_each(|users| users.sort_unstable());
+            PlyCrowd { hit, missed, agreed: matched == top.n, others }
         });
         Judged { counts, matched, crowd }
     }
@@ -173,6 +202,31 @@ mod tests {
         assert_eq!(p.crowd().first.agreed, 1);
         assert_eq!(p.tally(), vec![]);
         assert_eq!(p.ply(), 1);
+    }
+
+    #[test]
+    fn a_ply_keeps_every_other_proposal_and_names_the_crowds_favourite() {
+        let mut p = Proposals::default();
+        for (user, mv) in [("ann", "b2e2"), ("bob", "b2e2"), ("cy", "h2e2"), ("dee", "c3c4")] {
+            assert!(p.propose(user, 0, mv));
+        }
+        let crowd = p.judge("h2e2").crowd.unwrap();
+        assert_eq!(crowd.hit, ["cy"]);
+        assert_eq!(crowd.others.get("b2e2").unwrap(), &["ann", "bob"]);
+        assert_eq!(crowd.others.get("c3c4").unwrap(), &["dee"]);
+        assert!(!crowd.agreed);
+        assert_eq!(crowd.favourite("h2e2"), Some(("b2e2", 2)));
+        // When the move played is among the most proposed, it is the favourite.
+        let agreed = p.judge("b2e2").crowd.unwrap();
+        assert_eq!(agreed.favourite("b2e2"), Some(("b2e2", 2)));
+        // A row stored before the other proposals were kept names none.
+        let old = PlyCrowd {
+            hit: vec![],
+            missed: vec!["ann".into()],
+            agreed: false,
+            ..Default::default()
+        };
+        assert_eq!(old.favourite("h2e2"), None);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! each move, public views only. The actor answers for a game it runs; any node builds them
 //! from the store's row and events, which hold every told move, without the game's actor.
 
+use super::proposals::PlyCrowd;
 use super::stored::StoredEvent;
 use cannonade_games::{AnyGame, AnyRecord, GameKind, GameSpec};
 use cannonade_store::{EventRow, GameRow};
@@ -44,21 +45,33 @@ pub fn positions(
     Ok(positions)
 }
 
-/// The moves a stored game's events tell, takebacks applied.
-fn stored_moves(events: &[EventRow]) -> Result<Vec<MoveInfo>, String> {
-    let mut moves: Vec<MoveInfo> = Vec::new();
+/// The moves a stored game's events tell, takebacks applied, each with how its ply's
+/// proposals went.
+fn stored_plies(events: &[EventRow]) -> Result<Vec<(MoveInfo, Option<PlyCrowd>)>, String> {
+    let mut plies = Vec::new();
     for e in events {
         let stored: StoredEvent =
             serde_json::from_str(&e.body).map_err(|err| format!("event {}: {err}", e.v))?;
         match stored {
-            StoredEvent::Moved { info, .. } => moves.push(info),
+            StoredEvent::Moved { info, crowd, .. } => plies.push((info, crowd)),
             StoredEvent::TakenBack { moves: n, .. } => {
-                moves.truncate(moves.len().saturating_sub(n as usize));
+                plies.truncate(plies.len().saturating_sub(n as usize));
             }
             _ => {}
         }
     }
-    Ok(moves)
+    Ok(plies)
+}
+
+/// The moves a stored game's events tell, takebacks applied.
+fn stored_moves(events: &[EventRow]) -> Result<Vec<MoveInfo>, String> {
+    Ok(stored_plies(events)?.into_iter().map(|(info, _)| info).collect())
+}
+
+/// How each move's ply's proposals went (`None`: nobody proposed), move by move as in
+/// [`record_of`].
+pub fn crowds_of(events: &[EventRow]) -> Result<Vec<Option<PlyCrowd>>, String> {
+    Ok(stored_plies(events)?.into_iter().map(|(_, crowd)| crowd).collect())
 }
 
 /// The replay positions of a stored game, from its row and every event.

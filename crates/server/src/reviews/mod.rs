@@ -7,14 +7,16 @@
 //! pieces are public by then.
 
 pub mod board;
+pub mod crowd;
 pub mod queue;
 
 use crate::engines::{Engines, Priority};
+use crate::game::proposals::PlyCrowd;
 use crate::lock::lock;
 use crate::state::App;
 use board::{Offered, ReviewBoard};
 use cannonade_engine::Limits;
-use cannonade_engine::review::{ReviewOptions, Reviewer, default_depth};
+use cannonade_engine::review::{Review, ReviewOptions, Reviewer, default_depth};
 use cannonade_games::AnyRecord;
 use cannonade_store::ReviewRow;
 use queue::{Added, Pending, ReviewQueue, TooMany};
@@ -238,7 +240,9 @@ async fn run(
     let depth = app.config.review_depth;
     let (q, id) = (queue.clone(), game.to_string());
     let started = move || lock(&q).start(&id);
-    let row = compute(&app.engines, game, record, depth, started).await?;
+    let events = app.store.events(game).await.map_err(|e| e.to_string())?;
+    let crowds = crate::game::replay::crowds_of(&events)?;
+    let row = compute(&app.engines, game, record, &crowds, depth, started).await?;
     app.writer
         .exec(move |store| async move { store.put_review(&row).await })
         .await
@@ -246,20 +250,33 @@ async fn run(
     Ok(())
 }
 
+/// A review as stored and served: the engine's, and the crowd's showing when spectators
+/// proposed.
+#[derive(Serialize)]
+struct Stored<'a> {
+    #[serde(flatten)]
+    review: &'a Review,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    crowd: Option<crowd::CrowdReview>,
+}
+
 /// Reviews `record` (the game `game`) on `engines` at `depth` (`None`: the game's
-/// default), one engine job per move at [`Priority::Background`]; `started` is called
-/// when the first search starts. Returns the row to store.
+/// default), one engine job per move at [`Priority::Background`], valuing the moves
+/// spectators proposed (`crowds`, move by move, as [`crate::game::replay::crowds_of`]
+/// reads them); `started` is called when the first search starts. Returns the row to
+/// store.
 pub async fn compute(
     engines: &Engines,
     game: &str,
     record: &AnyRecord,
+    crowds: &[Option<PlyCrowd>],
     depth: Option<u32>,
     started: impl Fn() + Clone + Send + 'static,
 ) -> Result<ReviewRow, String> {
     let depth = depth.unwrap_or_else(|| default_depth(record.kind()));
     let options = ReviewOptions {
         limits: Limits { depth: Some(depth), ..Limits::default() },
-        ..Default::default()
+        alternatives: crowd::alternatives(crowds),
     };
     let mut reviewer = Reviewer::new(record, options).map_err(|e| e.to_string())?;
     while !reviewer.done() {
@@ -276,10 +293,11 @@ pub async fn compute(
         reviewer = back;
     }
     let review = reviewer.finish();
+    let stored = Stored { crowd: crowd::judge(&review, crowds), review: &review };
     Ok(ReviewRow {
         game_id: game.to_string(),
         depth: i64::from(depth),
-        body: serde_json::to_string(&review).map_err(|e| e.to_string())?,
+        body: serde_json::to_string(&stored).map_err(|e| e.to_string())?,
         created_ms: crate::ids::now_ms(),
     })
 }
