@@ -24,7 +24,8 @@ pub struct PlyCrowd {
     /// The users who proposed the move played (sorted).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hit: Vec<String>,
-    /// The users who proposed another move (sorted).
+    /// The users who proposed another move (sorted), in rows stored before [`Self::others`]
+    /// existed; newer rows name them there only, once.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub missed: Vec<String>,
     /// Whether the move played was among the most proposed.
@@ -36,6 +37,11 @@ pub struct PlyCrowd {
 }
 
 impl PlyCrowd {
+    /// The users who proposed another move than the one played.
+    pub fn missed(&self) -> impl Iterator<Item = &String> {
+        self.missed.iter().chain(self.others.values().flatten())
+    }
+
     /// The crowd's favourite and how many proposed it: the move played when it was among
     /// the most proposed, else the most proposed other move (the first in notation order
     /// among equals). `None` when the ply's other proposals were not kept (older rows).
@@ -120,21 +126,19 @@ impl Proposals {
         let counts = self.tally();
         let matched = counts.iter().find(|e| e.mv == played).map_or(0, |e| e.n);
         let crowd = counts.first().map(|top| {
-            let (mut hit, mut missed) = (Vec::new(), Vec::new());
+            let mut hit = Vec::new();
             let mut others: BTreeMap<String, Vec<String>> = BTreeMap::new();
             for (user, mv) in &self.by_user {
                 if mv == played {
                     hit.push(user.clone());
                 } else {
-                    missed.push(user.clone());
                     others.entry(mv.clone()).or_default().push(user.clone());
                 }
             }
             // Sorted, so the stored row does not depend on the map's order.
             hit.sort_unstable();
-            missed.sort_unstable();
             others.values_mut().for_each(|users| users.sort_unstable());
-            PlyCrowd { hit, missed, agreed: matched == top.n, others }
+            PlyCrowd { hit, missed: Vec::new(), agreed: matched == top.n, others }
         });
         Judged { counts, matched, crowd }
     }
@@ -155,8 +159,8 @@ impl Proposals {
         };
         side.of += 1;
         side.agreed += judged.agreed as u32;
-        let mut scored = Vec::with_capacity(judged.hit.len() + judged.missed.len());
-        let users = judged.hit.iter().map(|u| (u, 1)).chain(judged.missed.iter().map(|u| (u, 0)));
+        let mut scored = Vec::with_capacity(judged.hit.len() + judged.missed().count());
+        let users = judged.hit.iter().map(|u| (u, 1)).chain(judged.missed().map(|u| (u, 0)));
         for (user, hit) in users {
             let score = self.scores.entry(user.clone()).or_default();
             score.0 += hit;
@@ -227,6 +231,10 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(old.favourite("h2e2"), None);
+        // Both forms score the same: a miss for each who proposed another move.
+        assert_eq!(crowd.missed().collect::<Vec<_>>(), ["ann", "bob", "dee"]);
+        let mut q = Proposals::default();
+        assert_eq!(q.settle(Side::First, Some(&old)), [("ann".to_string(), (0, 1))]);
     }
 
     #[test]
