@@ -281,6 +281,16 @@ async fn ws(
 }
 
 async fn metrics(State(app): State<Arc<App>>) -> Response {
+    let m = &app.metrics;
+    m.reviews_pending.set(app.reviews.pending() as i64);
+    match app.reviews.waiting_for_workers().await {
+        Ok(Some(n)) => {
+            m.review_jobs_waiting.set(n as i64);
+        }
+        Ok(None) => {}
+        // The last value stays: a scrape must not fail with Redis.
+        Err(e) => tracing::warn!("review jobs on redis not counted: {e}"),
+    }
     (
         [(header::CONTENT_TYPE, crate::metrics::CONTENT_TYPE)],
         app.metrics.render(app.engines.stats()),

@@ -59,6 +59,11 @@ pub struct Metrics {
     pub move_latency: Histogram,
     /// The duration of one group commit of game events.
     pub store_commit: Histogram,
+    /// Game reviews pending on this node (set at each scrape).
+    pub reviews_pending: Gauge,
+    /// Review jobs waiting on Redis for a `cannonade worker`, every node's (set at each
+    /// scrape, on a node that sends its reviews to workers).
+    pub review_jobs_waiting: Gauge,
 }
 
 impl Metrics {
@@ -97,6 +102,16 @@ impl Metrics {
             "cannonade_store_commit_seconds",
             "One group commit of game events to the store",
             self.store_commit.0.clone(),
+        );
+        r.register(
+            "cannonade_reviews_pending",
+            "Game reviews pending on this node",
+            self.reviews_pending.clone(),
+        );
+        r.register(
+            "cannonade_review_jobs_waiting",
+            "Review jobs waiting on Redis for a worker, every node's",
+            self.review_jobs_waiting.clone(),
         );
         engine_metrics(&mut r, engines);
         let mut out = String::new();

@@ -267,6 +267,9 @@ async fn reviews_go_to_a_worker_through_redis() {
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(app.engines.stats().done.load(Relaxed), 0, "the node searched");
+    // An operator sees the line in /metrics.
+    let (_, metrics, _) = common::http(&app, "GET", "/metrics", "", None).await;
+    assert!(metrics.contains("cannonade_review_jobs_waiting 2\n"), "{metrics}");
     // A worker on the same store takes both.
     let stats = Arc::new(WorkerStats::default());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();

@@ -213,6 +213,15 @@ impl Reviews {
     pub fn pending(&self) -> usize {
         lock(&self.queue).len()
     }
+
+    /// Review jobs waiting on Redis for a worker (every node's); `None` when this node
+    /// reviews its games itself.
+    pub async fn waiting_for_workers(&self) -> Result<Option<usize>, board::BoardError> {
+        match self.board.get() {
+            Some(board) => board.waiting().await.map(Some),
+            None => Ok(None),
+        }
+    }
 }
 
 /// Runs a queued review: one engine job per move, then the store; the game leaves the
