@@ -328,7 +328,7 @@ async fn positions(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respo
 /// A game's review: stored, pending (with its place in line) or none (docs/server.md).
 /// Anyone may read it: a review exists only once the game is over.
 async fn review(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
-    match app.reviews.status(&app, &id).await {
+    match app.reviews.status(&id).await {
         Ok(Some(status)) => json_text(status.to_json()),
         Ok(None) => error(StatusCode::NOT_FOUND, format!("no game '{id}'")),
         Err(e) => internal(ErrorCode::Storage, "a review could not be read", &e),
@@ -348,7 +348,7 @@ async fn request_review(
         Ok(user) => user,
         Err(res) => return res,
     };
-    match app.reviews.request(&app, &id, &user.id).await {
+    match app.reviews.request(&id, &user.id).await {
         Ok(status) => json_text(status.to_json()),
         Err(Refused::NotFound) => error(StatusCode::NOT_FOUND, format!("no game '{id}'")),
         Err(Refused::Live) => error(StatusCode::CONFLICT, "the game is still being played"),

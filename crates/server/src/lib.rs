@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 mod account;
+pub mod archive;
 mod client;
 pub mod cluster;
 mod config;
@@ -105,7 +106,7 @@ pub async fn build_with(
     if n > 0 {
         tracing::info!("restored {n} live games");
     }
-    match app.reviews.resume(&app).await {
+    match app.reviews.resume().await {
         Ok(0) => {}
         Ok(n) => tracing::info!("queued {n} reviews again, left pending by the last stop"),
         Err(e) => tracing::warn!("the reviews left pending by the last stop were not queued: {e}"),

@@ -122,15 +122,36 @@ impl Conn {
     }
 }
 
+/// Reviews stored through the writer, as every write of a node goes (its batching, and its
+/// refusal while the store is unhealthy).
+fn put_review(writer: Writer) -> crate::reviews::PutReview {
+    Arc::new(move |row| {
+        let writer = writer.clone();
+        Box::pin(async move {
+            let put = writer.exec(move |store| async move { store.put_review(&row).await });
+            put.await.map_err(|e| e.to_string())
+        })
+    })
+}
+
 impl App {
     /// A new server state; fails without the OS random source (no id could be made).
     pub fn new(config: Config, store: Arc<dyn Store>) -> Result<Arc<App>, NoRandom> {
         // The high half random: connection ids of two nodes do not meet.
         let first_conn = u64::from(u32::from_le_bytes(crate::ids::random_bytes::<4>()?)) << 32 | 1;
         let metrics = Arc::new(Metrics::default());
+        let writer = Writer::start(store.clone(), metrics.clone(), config.commit_interval);
+        let engines = Engines::start(config.engine_threads);
+        let reviews = crate::reviews::Reviews::new(crate::reviews::Handles {
+            store: store.clone(),
+            engines: engines.clone(),
+            depth: config.review_depth,
+            per_user: config.limits.reviews_per_user,
+            put: put_review(writer.clone()),
+        });
         Ok(Arc::new(App {
-            writer: Writer::start(store.clone(), metrics.clone(), config.commit_interval),
-            engines: Engines::start(config.engine_threads),
+            writer,
+            engines,
             store,
             metrics,
             games: Mutex::new(HashMap::new()),
@@ -138,7 +159,7 @@ impl App {
             online: Mutex::new(HashMap::new()),
             cluster: OnceLock::new(),
             limiter: Arc::new(Limiter::new(config.limits.clone())),
-            reviews: crate::reviews::Reviews::default(),
+            reviews,
             lobby: Lobby::new(config.limits.seeks_per_user),
             config,
             next_conn: AtomicU64::new(first_conn),

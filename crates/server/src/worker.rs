@@ -187,7 +187,7 @@ impl Taker {
             Ok(None) => {}
             Err(e) => return Outcome::Retry(e.to_string()),
         }
-        let (row, events) = match crate::game::stored_in(self.store.as_ref(), game).await {
+        let (row, events) = match crate::archive::stored_in(self.store.as_ref(), game).await {
             Ok(Some(found)) => found,
             Ok(None) => return Outcome::Dropped("no such game".into()),
             Err(e) => return Outcome::Retry(e),
@@ -195,11 +195,11 @@ impl Taker {
         if row.status != "over" {
             return Outcome::Dropped("the game is still being played".into());
         }
-        let record = match crate::game::replay::record_of(&row, &events) {
+        let record = match crate::archive::replay::record_of(&row, &events) {
             Ok(record) => record,
             Err(e) => return Outcome::Dropped(format!("the game does not replay: {e}")),
         };
-        let crowds = match crate::game::replay::crowds_of(&events) {
+        let crowds = match crate::archive::replay::crowds_of(&events) {
             Ok(crowds) => crowds,
             Err(e) => return Outcome::Dropped(format!("the game does not replay: {e}")),
         };

@@ -1,7 +1,7 @@
 //! What a game room decides: events (what happened, stored before anyone hears of it, then
 //! applied), effects (work the shell does outside the room), and a reply.
 
-use super::stored::StoredEvent;
+use crate::archive::stored::StoredEvent;
 use crate::refusal::Refusal;
 use cannonade_wire::ChatLine;
 

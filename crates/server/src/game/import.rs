@@ -12,7 +12,7 @@
 //! file's game rewritten in our canonical PGN with every tag kept, so exporting an import
 //! gives back its result and termination.
 
-use super::stored::StoredEvent;
+use crate::archive::stored::StoredEvent;
 use cannonade_core::Reason;
 use cannonade_games::pgn::{PgnGame, PgnResult, write_game};
 use cannonade_store::{EventRow, GameRow, Store, StoreError};

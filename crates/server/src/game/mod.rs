@@ -8,11 +8,8 @@ mod dealer;
 pub mod event;
 mod export;
 pub mod import;
-pub mod proposals;
-pub(crate) mod replay;
 pub mod room;
 mod shell;
-mod stored;
 pub mod view;
 mod your_turn;
 
@@ -423,24 +420,12 @@ async fn stored_positions(
     let Some((row, events)) = stored(app, id).await? else {
         return Ok(None);
     };
-    replay::from_store(&row, &events).map(Some)
+    crate::archive::replay::from_store(&row, &events).map(Some)
 }
 
 /// A game's row and every event, as the store has them; `None` for an unknown game.
 pub async fn stored(app: &App, id: &str) -> Result<Option<(GameRow, Vec<EventRow>)>, String> {
-    stored_in(app.store.as_ref(), id).await
-}
-
-/// [`stored`], from `store`.
-pub async fn stored_in(
-    store: &dyn cannonade_store::Store,
-    id: &str,
-) -> Result<Option<(GameRow, Vec<EventRow>)>, String> {
-    let Some(row) = store.game(id).await.map_err(|e| e.to_string())? else {
-        return Ok(None);
-    };
-    let events = store.events(id).await.map_err(|e| e.to_string())?;
-    Ok(Some((row, events)))
+    crate::archive::stored_in(app.store.as_ref(), id).await
 }
 
 /// Brings every live game of the store back (server start); with other nodes, those whose

@@ -13,9 +13,9 @@ use super::command::Command;
 use super::event::{Decision, Effect, Event};
 use super::export::{About, export};
 use super::room::{GameRoom, History, Seated, Setup};
-use super::stored::StoredEvent;
 use super::view::{self, Audience, SocketScore};
 use super::{Cmd, Dealer, GameHandle, GameSpec, SeatSpec, Summary, start_game};
+use crate::archive::stored::StoredEvent;
 use crate::lock::lock;
 use crate::rating::{PROVISIONAL_RD, Rating, Speed};
 use crate::refusal::Refusal;
@@ -128,7 +128,7 @@ impl Shell {
         row: GameRow,
         events: Vec<cannonade_store::EventRow>,
     ) -> Result<Shell, String> {
-        let (spec, start) = super::replay::start_of(&row)?;
+        let (spec, start) = crate::archive::replay::start_of(&row)?;
         let kind = spec.kind();
         let dealer = match (&row.seed, &start) {
             (Some(hex), AnyGame::Banqi(p)) => {
@@ -815,7 +815,8 @@ impl Shell {
     /// views: a Banqi deal never gets in).
     fn positions(&self) -> Result<cannonade_wire::Positions, String> {
         let setup = self.room.setup();
-        let positions = super::replay::positions(&setup.spec, &setup.start, self.room.moves())?;
+        let positions =
+            crate::archive::replay::positions(&setup.spec, &setup.start, self.room.moves())?;
         Ok(cannonade_wire::Positions {
             game: self.room.id().to_string(),
             v: self.room.version(),
@@ -1135,7 +1136,7 @@ impl Shell {
                 // started: nothing to review).
                 if result.reason != "aborted" {
                     let record = self.room.record().clone();
-                    self.app.reviews.game_over(&self.app, self.room.id(), record);
+                    self.app.reviews.game_over(self.room.id(), record);
                 }
             }
             Err(e) => {

@@ -8,7 +8,7 @@
 
 use super::clock::Ms;
 use super::room::GameRoom;
-use super::stored::StoredEvent;
+use crate::archive::stored::StoredEvent;
 use crate::state::Frame;
 use cannonade_wire::{
     LegalMove, PlayerInfo, PublicPosition, Role, Room, Score, Seat, ServerMsg, Snapshot,

@@ -3,7 +3,7 @@
 //! whether the crowd's favourite was as good as the move played, and for each spectator
 //! how many of their proposals were.
 
-use crate::game::proposals::PlyCrowd;
+use crate::archive::proposals::PlyCrowd;
 use cannonade_engine::review::Review;
 use cannonade_engine::review::judge::Eval;
 use serde::{Deserialize, Serialize};

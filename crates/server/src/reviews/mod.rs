@@ -10,27 +10,56 @@ pub mod board;
 pub mod crowd;
 pub mod queue;
 
+use crate::archive::proposals::PlyCrowd;
 use crate::engines::{Engines, Priority};
-use crate::game::proposals::PlyCrowd;
 use crate::lock::lock;
-use crate::state::App;
 use board::{Offered, ReviewBoard};
 use cannonade_engine::Limits;
 use cannonade_engine::review::{Review, ReviewOptions, Reviewer, default_depth};
 use cannonade_games::AnyRecord;
 use cannonade_store::ReviewRow;
+use cannonade_store::Store;
 use queue::{Added, Pending, ReviewQueue, TooMany};
 use serde::Serialize;
 use serde_json::value::RawValue;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock};
 
+/// Stores a finished review the node's way (through its writer); `Ok(false)` when the game
+/// had one already.
+pub type PutReview = Arc<
+    dyn Fn(ReviewRow) -> Pin<Box<dyn Future<Output = Result<bool, String>> + Send>> + Send + Sync,
+>;
+
+/// What the reviews need of their node: narrow handles, not the whole server state.
+#[derive(Clone)]
+pub struct Handles {
+    /// The store, to read games and reviews.
+    pub store: Arc<dyn Store>,
+    /// The engine service the node's own reviews run on.
+    pub engines: Engines,
+    /// The depth of every search of a review; `None`: each game's default.
+    pub depth: Option<u32>,
+    /// How many reviews one user may have pending.
+    pub per_user: usize,
+    /// How a review is stored.
+    pub put: PutReview,
+}
+
 /// The reviews pending on this node, or, when the node sends them to `cannonade worker`
 /// processes, the board on Redis they wait on.
-#[derive(Debug, Default)]
 pub struct Reviews {
     queue: Arc<Mutex<ReviewQueue>>,
     board: OnceLock<ReviewBoard>,
+    node: Handles,
+}
+
+impl std::fmt::Debug for Reviews {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Reviews({} pending here, workers: {:?})", self.pending(), self.board.get())
+    }
 }
 
 impl From<Offered> for Added {
@@ -97,13 +126,18 @@ pub enum Refused {
 }
 
 impl Reviews {
+    /// The reviews of a node with `node`'s handles.
+    pub fn new(node: Handles) -> Reviews {
+        Reviews { queue: Arc::default(), board: OnceLock::new(), node }
+    }
+
     /// From now on, reviews go to workers through `board` instead of this node's engines.
     pub fn send_to_workers(&self, board: ReviewBoard) {
         let _ = self.board.set(board);
     }
 
     /// Where `game`'s review is; `Ok(None)` for an unknown game.
-    pub async fn status(&self, app: &App, game: &str) -> Result<Option<Status>, String> {
+    pub async fn status(&self, game: &str) -> Result<Option<Status>, String> {
         // Pending first: a review leaves the queue only after it is stored.
         if let Some(board) = self.board.get()
             && let Some(p) = board.state(game).await.map_err(|e| e.to_string())?
@@ -113,17 +147,17 @@ impl Reviews {
         if let Some(p) = lock(&self.queue).state(game) {
             return Ok(Some(Status::Pending(p)));
         }
-        if let Some(row) = app.store.review(game).await.map_err(|e| e.to_string())? {
+        if let Some(row) = self.node.store.review(game).await.map_err(|e| e.to_string())? {
             let review = RawValue::from_string(row.body).map_err(|e| e.to_string())?;
             return Ok(Some(Status::Done(review)));
         }
-        Ok(app.store.game(game).await.map_err(|e| e.to_string())?.map(|_| Status::None))
+        Ok(self.node.store.game(game).await.map_err(|e| e.to_string())?.map(|_| Status::None))
     }
 
     /// Queues the review of a game that just ended (no user's bound applies): `true` when
     /// it was queued now, `false` when one is pending already or the game has no moves
     /// (nothing to review).
-    pub fn game_over(&self, app: &Arc<App>, game: &str, record: AnyRecord) -> bool {
+    pub fn game_over(&self, game: &str, record: AnyRecord) -> bool {
         if record.moves().is_empty() {
             return false;
         }
@@ -139,27 +173,27 @@ impl Reviews {
         let added = lock(&self.queue).add(game, None, usize::MAX);
         let queued = matches!(added, Ok(Added::New(_)));
         if queued {
-            spawn(app.clone(), self.queue.clone(), game.to_string(), record);
+            spawn(self.node.clone(), self.queue.clone(), game.to_string(), record);
         }
         queued
     }
 
     /// Queues the review of the finished game `game` for `user`, unless it has one or one
     /// is pending (then says where it is).
-    pub async fn request(&self, app: &Arc<App>, game: &str, user: &str) -> Result<Status, Refused> {
-        match self.status(app, game).await.map_err(Refused::Failed)? {
+    pub async fn request(&self, game: &str, user: &str) -> Result<Status, Refused> {
+        match self.status(game).await.map_err(Refused::Failed)? {
             None => return Err(Refused::NotFound),
             Some(Status::None) => {}
             Some(known) => return Ok(known),
         }
-        let (row, events) = crate::game::stored(app, game)
+        let (row, events) = crate::archive::stored_in(self.node.store.as_ref(), game)
             .await
             .map_err(Refused::Failed)?
             .ok_or(Refused::NotFound)?;
         if row.status != "over" {
             return Err(Refused::Live);
         }
-        let limit = app.config.limits.reviews_per_user;
+        let limit = self.node.per_user;
         if let Some(board) = self.board.get() {
             let offered = board.offer(game, Some(user), limit).await;
             let added = offered.map_err(|e| Refused::Failed(e.to_string()))?;
@@ -167,11 +201,11 @@ impl Reviews {
                 Added::New(state) | Added::Already(state) => Ok(Status::Pending(state)),
             };
         }
-        let record = crate::game::replay::record_of(&row, &events).map_err(Refused::Failed)?;
+        let record = crate::archive::replay::record_of(&row, &events).map_err(Refused::Failed)?;
         let added = lock(&self.queue).add(game, Some(user), limit).map_err(Refused::TooMany)?;
         match added {
             Added::New(state) => {
-                spawn(app.clone(), self.queue.clone(), game.to_string(), record);
+                spawn(self.node.clone(), self.queue.clone(), game.to_string(), record);
                 Ok(Status::Pending(state))
             }
             Added::Already(state) => Ok(Status::Pending(state)),
@@ -182,9 +216,10 @@ impl Reviews {
     /// the games played here that ended in the last [`RESUME_WINDOW_MS`] without a review
     /// (at most [`RESUME_MAX`], the last ended first). A review asked for on an imported
     /// record is not among them: its page offers to ask again. Returns how many were queued.
-    pub async fn resume(&self, app: &Arc<App>) -> Result<usize, String> {
+    pub async fn resume(&self) -> Result<usize, String> {
         let since = crate::ids::now_ms() - RESUME_WINDOW_MS;
-        let ids = app.store.unreviewed_games(since, RESUME_MAX).await.map_err(|e| e.to_string())?;
+        let ids =
+            self.node.store.unreviewed_games(since, RESUME_MAX).await.map_err(|e| e.to_string())?;
         let mut queued = 0;
         if let Some(board) = self.board.get() {
             // The workers replay the games themselves.
@@ -196,11 +231,12 @@ impl Reviews {
             return Ok(queued);
         }
         for id in ids {
-            let Some((row, events)) = crate::game::stored(app, &id).await? else { continue };
-            match crate::game::replay::record_of(&row, &events) {
+            let stored = crate::archive::stored_in(self.node.store.as_ref(), &id).await?;
+            let Some((row, events)) = stored else { continue };
+            match crate::archive::replay::record_of(&row, &events) {
                 // Counted by what `game_over` did, not by the queue's length, which the
                 // reviews already running change meanwhile.
-                Ok(record) => queued += usize::from(self.game_over(app, &id, record)),
+                Ok(record) => queued += usize::from(self.game_over(&id, record)),
                 // Logged, and the others still go: one game that no longer replays must not
                 // keep the rest unreviewed.
                 Err(e) => tracing::warn!(game = %id, "not reviewed again: {e}"),
@@ -226,9 +262,9 @@ impl Reviews {
 
 /// Runs a queued review: one engine job per move, then the store; the game leaves the
 /// queue once its review is stored (or failed, to be asked for again).
-fn spawn(app: Arc<App>, queue: Arc<Mutex<ReviewQueue>>, game: String, record: AnyRecord) {
+fn spawn(node: Handles, queue: Arc<Mutex<ReviewQueue>>, game: String, record: AnyRecord) {
     tokio::spawn(async move {
-        if let Err(e) = run(&app, &queue, &game, &record).await {
+        if let Err(e) = run(&node, &queue, &game, &record).await {
             tracing::error!(game = %game, "the review failed: {e}");
         }
         lock(&queue).finish(&game);
@@ -236,26 +272,23 @@ fn spawn(app: Arc<App>, queue: Arc<Mutex<ReviewQueue>>, game: String, record: An
 }
 
 async fn run(
-    app: &Arc<App>,
+    node: &Handles,
     queue: &Arc<Mutex<ReviewQueue>>,
     game: &str,
     record: &AnyRecord,
 ) -> Result<(), String> {
     // A review stored since it was queued (by another node, or a request that crossed
     // the end of its computation) is not computed again.
-    if app.store.review(game).await.map_err(|e| e.to_string())?.is_some() {
+    if node.store.review(game).await.map_err(|e| e.to_string())?.is_some() {
         return Ok(());
     }
-    let depth = app.config.review_depth;
+    let depth = node.depth;
     let (q, id) = (queue.clone(), game.to_string());
     let started = move || lock(&q).start(&id);
-    let events = app.store.events(game).await.map_err(|e| e.to_string())?;
-    let crowds = crate::game::replay::crowds_of(&events)?;
-    let row = compute(&app.engines, game, record, &crowds, depth, started).await?;
-    app.writer
-        .exec(move |store| async move { store.put_review(&row).await })
-        .await
-        .map_err(|e| e.to_string())?;
+    let events = node.store.events(game).await.map_err(|e| e.to_string())?;
+    let crowds = crate::archive::replay::crowds_of(&events)?;
+    let row = compute(&node.engines, game, record, &crowds, depth, started).await?;
+    (node.put)(row).await?;
     Ok(())
 }
 
@@ -271,7 +304,7 @@ struct Stored<'a> {
 
 /// Reviews `record` (the game `game`) on `engines` at `depth` (`None`: the game's
 /// default), one engine job per move at [`Priority::Background`], valuing the moves
-/// spectators proposed (`crowds`, move by move, as [`crate::game::replay::crowds_of`]
+/// spectators proposed (`crowds`, move by move, as [`crate::archive::replay::crowds_of`]
 /// reads them); `started` is called when the first search starts. Returns the row to
 /// store.
 pub async fn compute(
