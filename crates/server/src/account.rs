@@ -5,8 +5,9 @@
 
 use crate::ids::{self, NoRandom};
 use crate::limits::TooSoon;
-use crate::session::{self, SessionError, UserCtx};
+use crate::session::{self, SessionError};
 use crate::state::App;
+use crate::user::UserCtx;
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use cannonade_store::{StoreError, User};
@@ -195,7 +196,7 @@ pub async fn register(
             // On the writer task, as a game's new players are decided: a seat the old
             // anonymous session takes later (an open seek) must not write the user again.
             if let Some(anon) = &anonymous {
-                session::saved(anon);
+                crate::user::saved(anon);
             }
             Ok(())
         })

@@ -31,6 +31,7 @@ mod seek_range;
 mod session;
 mod socket;
 mod state;
+mod user;
 pub mod worker;
 mod writer;
 

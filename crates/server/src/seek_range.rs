@@ -4,8 +4,8 @@
 
 use crate::rating::{PROVISIONAL_RD, Rating, Speed};
 use crate::refusal::Refusal;
-use crate::session::UserCtx;
 use crate::state::App;
+use crate::user::UserCtx;
 use cannonade_games::GameKind;
 use cannonade_store::StoreError;
 use cannonade_wire::{ErrorCode, RangeRequest, RatingRange, TimeControl};

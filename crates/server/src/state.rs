@@ -9,7 +9,7 @@ use crate::limits::Limiter;
 use crate::lobby::Lobby;
 use crate::lock::lock;
 use crate::metrics::Metrics;
-use crate::session::UserCtx;
+use crate::user::UserCtx;
 use crate::writer::Writer;
 use axum::extract::ws::Utf8Bytes;
 use cannonade_store::Store;

@@ -11,7 +11,7 @@
 //! is committed at once).
 
 use crate::metrics::Metrics;
-use crate::session::{self, UserCtx};
+use crate::user::UserCtx;
 use cannonade_store::{ChatRow, Commit, EventRow, ProposalRow, Store, StoreError};
 use std::future::Future;
 use std::pin::Pin;
@@ -69,7 +69,7 @@ struct Batch {
 /// any of them fails.
 async fn commit(store: &Arc<dyn Store>, metrics: &Metrics, batch: Batch) -> Result<(), StoreError> {
     let Batch { events, proposals, chat, users } = batch;
-    let players = session::unsaved_once(&users);
+    let players = crate::user::unsaved_once(&users);
     let all: Vec<EventRow> = events.iter().flat_map(|(r, _)| r.iter().cloned()).collect();
     let rows: Vec<ProposalRow> = proposals.iter().map(|(r, _)| r.clone()).collect();
     let lines: Vec<ChatRow> = chat.iter().map(|(r, _)| r.clone()).collect();
@@ -84,7 +84,7 @@ async fn commit(store: &Arc<dyn Store>, metrics: &Metrics, batch: Batch) -> Resu
     let requests = events.len() + proposals.len() + chat.len() + (!players.is_empty()) as usize;
     match result {
         Ok(()) => {
-            users.iter().for_each(|u| session::saved(u));
+            users.iter().for_each(|u| crate::user::saved(u));
             replies(events, proposals, chat).for_each(|reply| drop(reply.send(Ok(()))));
             Ok(())
         }
@@ -108,7 +108,7 @@ async fn commit(store: &Arc<dyn Store>, metrics: &Metrics, batch: Batch) -> Resu
             }
             if !players.is_empty() {
                 match store.append(&[], &players).await {
-                    Ok(()) => users.iter().for_each(|u| session::saved(u)),
+                    Ok(()) => users.iter().for_each(|u| crate::user::saved(u)),
                     Err(e) => tracing::warn!("{} new users not stored: {e}", players.len()),
                 }
             }
@@ -253,7 +253,7 @@ impl Writer {
     /// cost a few multi-row inserts in a commit that happens anyway, not a commit each. A
     /// failed write is logged; the user's next proposal asks again.
     pub fn store_user_soon(&self, user: Arc<UserCtx>) {
-        if !session::is_saved(&user) {
+        if !crate::user::is_saved(&user) {
             let _ = self.tx.try_send(Job::Users(vec![user]));
         }
     }

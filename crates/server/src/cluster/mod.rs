@@ -29,8 +29,8 @@ pub use redis::{RedisBus, subscription_name};
 
 use crate::game::{self, Audience, Cmd, GameHandle, SocketScore};
 use crate::lock::lock;
-use crate::session::UserCtx;
 use crate::state::{App, Conn, Frame, Out, RemoteConn};
+use crate::user::UserCtx;
 use cannonade_wire::{ClientMsg, GameSummary, SeekInfo, UserInfo};
 use message::{Header, decode, encode};
 use serde::{Deserialize, Serialize};

@@ -18,8 +18,8 @@ use crate::incident;
 use crate::lobby::check_settings;
 use crate::lock::lock;
 use crate::refusal::Refusal;
-use crate::session::{self, UserCtx};
 use crate::state::{App, Conn};
+use crate::user::UserCtx;
 use cannonade_banqi::DealSeed;
 use cannonade_core::Side;
 use cannonade_games::{AnyGame, AnyMove, GameKind};
@@ -326,9 +326,9 @@ pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusa
         .exec(move |store| async move {
             // Decided on the writer task: of two games seating a new user at once, the
             // first writes them.
-            let new = session::unsaved_once(&sessions);
+            let new = crate::user::unsaved_once(&sessions);
             store.create_game(&stored, &new).await?;
-            sessions.iter().for_each(|u| session::saved(u));
+            sessions.iter().for_each(|u| crate::user::saved(u));
             Ok(())
         })
         .await
