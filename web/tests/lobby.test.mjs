@@ -108,12 +108,11 @@ test('lobby: two players who sought the same clock at the same moment are paired
   const cell = '[data-quick="banqi:5+3"]';
   await dan.locator(cell).click();
   await dan.locator(`${cell}[aria-pressed="true"]`).waitFor();
-  // Eve seeks the same before her page could show Dan's seek (as a click crossing his on
-  // the wire), then the lobby shows both.
-  await eve.goto(server.url + '/#/');
-  await user(eve);
+  // Eve seeks the same without taking Dan's seek (as a click crossing his on the wire). Her
+  // page is on the lobby first: sent after the seek, a navigation there could land after the
+  // game started and take her page away from it.
+  await lobby(eve);
   await eve.evaluate(() => window.cannonade.net.send({ t: 'seek', game: 'banqi', options: '', clock: { initial_ms: 300000, increment_ms: 3000 }, rated: false }));
-  await eve.goto(server.url + '/#/lobby');
   for (const p of [dan, eve]) await p.waitForFunction(() => !!window.cannonade.game?.snap, null, { timeout: 15000 });
   const [a, b] = await Promise.all([dan, eve].map((p) => p.evaluate(() => window.cannonade.game.snap.game)));
   assert.equal(a, b, 'one game for both');
