@@ -20,7 +20,7 @@
 //! Each step that reads and writes several keys is one Lua script, so two nodes offering the
 //! same game, or two workers reaping the same dead one, cannot interleave.
 
-use super::queue::{Pending, TooMany};
+use super::queue::{Added, Pending, TooMany};
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{Client, Script};
 use serde::{Deserialize, Serialize};
@@ -73,15 +73,6 @@ impl ReviewJob {
         // A struct of two strings always serializes.
         serde_json::to_string(self).unwrap_or_default()
     }
-}
-
-/// What [`ReviewBoard::offer`] did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Offered {
-    /// Queued now.
-    New(Pending),
-    /// It was pending already.
-    Already(Pending),
 }
 
 // Answers of OFFER: `{code, place}`; code 0 queued now, 1 pending already, 2 too many for
@@ -205,7 +196,7 @@ impl ReviewBoard {
         game: &str,
         owner: Option<&str>,
         limit: usize,
-    ) -> Result<Result<Offered, TooMany>, BoardError> {
+    ) -> Result<Result<Added, TooMany>, BoardError> {
         let job = ReviewJob { game: game.to_string(), owner: owner.map(str::to_string) };
         let (code, at): (i64, i64) = Script::new(OFFER)
             .key(self.game_key(game))
@@ -219,8 +210,8 @@ impl ReviewBoard {
             .invoke_async(&mut self.conn.clone())
             .await?;
         match code {
-            0 => Ok(Ok(Offered::New(place(at)))),
-            1 => Ok(Ok(Offered::Already(place(at)))),
+            0 => Ok(Ok(Added::New(place(at)))),
+            1 => Ok(Ok(Added::Already(place(at)))),
             2 => Ok(Err(TooMany { limit })),
             other => Err(BoardError(format!("offer answered {other}"))),
         }
@@ -373,9 +364,9 @@ mod tests {
     #[tokio::test]
     async fn a_game_is_offered_once_and_says_its_place_in_line() {
         let Some(b) = board().await else { return };
-        assert_eq!(b.offer("g1", None, 2).await.unwrap(), Ok(Offered::New(place(1))));
-        assert_eq!(b.offer("g2", Some("u"), 2).await.unwrap(), Ok(Offered::New(place(2))));
-        assert_eq!(b.offer("g2", Some("v"), 2).await.unwrap(), Ok(Offered::Already(place(2))));
+        assert_eq!(b.offer("g1", None, 2).await.unwrap(), Ok(Added::New(place(1))));
+        assert_eq!(b.offer("g2", Some("u"), 2).await.unwrap(), Ok(Added::New(place(2))));
+        assert_eq!(b.offer("g2", Some("v"), 2).await.unwrap(), Ok(Added::Already(place(2))));
         assert_eq!(b.state("g2").await.unwrap(), Some(Pending::Queued { position: 2 }));
         assert_eq!(b.state("nope").await.unwrap(), None);
         assert_eq!(b.waiting().await.unwrap(), 2);
@@ -388,7 +379,7 @@ mod tests {
         b.finish("w", &job).await.unwrap();
         assert_eq!(b.state("g1").await.unwrap(), None);
         // Finished, the game may be offered again (the worker checks the store first).
-        assert!(matches!(b.offer("g1", None, 2).await.unwrap(), Ok(Offered::New(_))));
+        assert!(matches!(b.offer("g1", None, 2).await.unwrap(), Ok(Added::New(_))));
     }
 
     #[tokio::test]

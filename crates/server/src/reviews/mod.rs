@@ -13,7 +13,7 @@ pub mod queue;
 use crate::archive::proposals::PlyCrowd;
 use crate::engines::{Engines, Priority};
 use crate::lock::lock;
-use board::{Offered, ReviewBoard};
+use board::ReviewBoard;
 use cannonade_engine::Limits;
 use cannonade_engine::review::{Review, ReviewOptions, Reviewer, default_depth};
 use cannonade_games::AnyRecord;
@@ -59,15 +59,6 @@ pub struct Reviews {
 impl std::fmt::Debug for Reviews {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Reviews({} pending here, workers: {:?})", self.pending(), self.board.get())
-    }
-}
-
-impl From<Offered> for Added {
-    fn from(o: Offered) -> Added {
-        match o {
-            Offered::New(p) => Added::New(p),
-            Offered::Already(p) => Added::Already(p),
-        }
     }
 }
 
@@ -197,7 +188,7 @@ impl Reviews {
         if let Some(board) = self.board.get() {
             let offered = board.offer(game, Some(user), limit).await;
             let added = offered.map_err(|e| Refused::Failed(e.to_string()))?;
-            return match Added::from(added.map_err(Refused::TooMany)?) {
+            return match added.map_err(Refused::TooMany)? {
                 Added::New(state) | Added::Already(state) => Ok(Status::Pending(state)),
             };
         }
@@ -226,7 +217,7 @@ impl Reviews {
             for id in ids {
                 let offered =
                     board.offer(&id, None, usize::MAX).await.map_err(|e| e.to_string())?;
-                queued += usize::from(matches!(offered, Ok(Offered::New(_))));
+                queued += usize::from(matches!(offered, Ok(Added::New(_))));
             }
             return Ok(queued);
         }

@@ -17,7 +17,7 @@ pub enum Pending {
     Running,
 }
 
-/// What [`ReviewQueue::add`] did.
+/// What [`ReviewQueue::add`] (or [`super::board::ReviewBoard::offer`]) did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Added {
     /// The game's review is queued now: the caller starts it.
