@@ -5,7 +5,7 @@
 //! `info string error: …` and the session goes on.
 
 use anyhow::Result;
-use cannonade_engine::{Clock, Engine, Level, Limits};
+use cannonade_engine::{Clock, Engine, Level, Limits, MAX_LINES};
 use cannonade_games::spec::{Format, format_name, parse_format};
 use cannonade_games::{AnyGame, AnyRecord, GameError, GameKind, GameSpec};
 use cannonade_protocol::{
@@ -206,6 +206,15 @@ impl<W: Write + Send + 'static> Session<W> {
                 self.stop_search();
                 self.with_engine(|e| e.set_hash_mb(mb));
             }
+            "multipv" => {
+                let lines = value_of("number")?
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|v| (1..=MAX_LINES).contains(v))
+                    .ok_or(format!("MultiPV must be 1..{MAX_LINES}"))?;
+                self.stop_search();
+                self.with_engine(|e| e.set_lines(lines));
+            }
             "clear hash" => {
                 self.stop_search();
                 self.with_engine(Engine::clear);
@@ -352,6 +361,7 @@ impl<W: Write + Send + 'static> Session<W> {
                     nps: Some(p.nodes * 1000 / p.millis.max(1)),
                     time: Some(p.millis),
                     pv: p.pv.iter().map(|m| to_gui(m, ranks_from_one)).collect(),
+                    multipv: Some(p.line),
                     ..Info::default()
                 };
                 say(&out, &info.to_string());
@@ -437,6 +447,7 @@ fn options() -> Vec<(&'static str, OptionKind)> {
         ),
         ("Hash", OptionKind::Spin { default: 16, min: 1, max: 4096 }),
         ("Clear Hash", OptionKind::Button),
+        ("MultiPV", OptionKind::Spin { default: 1, min: 1, max: MAX_LINES as i64 }),
         ("Threads", OptionKind::Spin { default: 1, min: 1, max: 1 }),
         ("Ponder", OptionKind::Check(false)),
         ("Move Overhead", OptionKind::Spin { default: 30, min: 0, max: 5000 }),
@@ -605,6 +616,33 @@ mod tests {
             "setoption name Skill Level value 11\nsetoption name UCI_Elo value 100\nsetoption name Hash value 0\n",
         );
         assert_eq!(out.matches("info string error:").count(), 3, "{out}");
+    }
+
+    #[test]
+    fn multipv_reports_each_line_with_its_number() {
+        let out = session("uci\n");
+        assert!(out.contains("option name MultiPV type spin default 1 min 1 max 8"), "{out}");
+        // The session stops the search at the end of its input: the deepest depth reported
+        // is complete, all its lines together.
+        let out =
+            session("setoption name MultiPV value 3\nposition startpos\ngo depth 3\nisready\n");
+        let deepest =
+            out.lines().filter_map(|l| l.strip_prefix("info depth ")).next_back().unwrap();
+        let prefix = format!("info depth {} ", deepest.split(' ').next().unwrap());
+        let last: Vec<&str> = out.lines().filter(|l| l.starts_with(&prefix)).collect();
+        assert_eq!(last.len(), 3, "{out}");
+        let firsts: std::collections::HashSet<&str> = last
+            .iter()
+            .map(|l| l.split(" pv ").nth(1).unwrap().split(' ').next().unwrap())
+            .collect();
+        assert_eq!(firsts.len(), 3, "three different first moves: {out}");
+        for (i, line) in last.iter().enumerate() {
+            assert!(line.contains(&format!(" multipv {} ", i + 1)), "{out}");
+        }
+        let best = out.lines().find_map(|l| l.strip_prefix("bestmove ")).unwrap();
+        assert!(last[0].contains(&format!(" pv {}", best.split(' ').next().unwrap())), "{out}");
+        let out = session("setoption name MultiPV value 0\nsetoption name MultiPV value 9\n");
+        assert_eq!(out.matches("info string error: MultiPV must be 1..8").count(), 2, "{out}");
     }
 
     #[test]

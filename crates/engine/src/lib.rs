@@ -51,6 +51,9 @@ use tt::Table;
 /// game's no-progress limit is shorter).
 const HISTORY_LIMIT: usize = 400;
 
+/// The most best lines one search finds (see [`Engine::set_lines`]).
+pub const MAX_LINES: u32 = 8;
+
 /// The result of a search, with moves as text in the game's engine notation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AnyResult {
@@ -83,6 +86,8 @@ pub struct AnyProgress {
     pub millis: u64,
     /// The principal variation as text.
     pub pv: Vec<String>,
+    /// Which of the best lines this is, 1 for the best (see [`Engine::set_lines`]).
+    pub line: u32,
 }
 
 /// The engine: a transposition table kept between searches, a hash size and a level.
@@ -90,6 +95,7 @@ pub struct Engine {
     hash_mb: usize,
     table: Option<Box<dyn Any + Send>>,
     level: Level,
+    lines: u32,
     searches: u64,
 }
 
@@ -111,7 +117,7 @@ impl Default for Engine {
 impl Engine {
     /// An engine at full strength with a 16 MiB table.
     pub fn new() -> Engine {
-        Engine { hash_mb: 16, table: None, level: Level::MAX, searches: 0 }
+        Engine { hash_mb: 16, table: None, level: Level::MAX, lines: 1, searches: 0 }
     }
 
     /// Sets the table size in MiB (the table is rebuilt at the next search).
@@ -133,6 +139,14 @@ impl Engine {
     /// The playing level.
     pub fn level(&self) -> Level {
         self.level
+    }
+
+    /// Sets how many best lines a search finds and reports (MultiPV, at least 1): each
+    /// completed depth calls the progress listener once per line, best first (at most
+    /// [`MAX_LINES`]). The search's
+    /// move is the best line's; more lines share the time, so play stays at one.
+    pub fn set_lines(&mut self, lines: u32) {
+        self.lines = lines.clamp(1, MAX_LINES);
     }
 
     /// Searches the current position of a game, with its history for the repetition rules,
@@ -279,7 +293,7 @@ impl Engine {
             &limits,
             stop,
             &mut table,
-            Style { noise, seed, classical: self.level < Level::MAX },
+            Style { noise, seed, classical: self.level < Level::MAX, lines: self.lines },
             |pr| {
                 on_progress(&AnyProgress {
                     depth: pr.depth,
@@ -288,6 +302,7 @@ impl Engine {
                     nodes: pr.nodes,
                     millis: pr.millis,
                     pv: line_text(&pr.pv),
+                    line: pr.line,
                 })
             },
         );

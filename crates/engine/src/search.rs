@@ -62,6 +62,9 @@ pub struct Progress<M> {
     pub millis: u64,
     /// Principal variation.
     pub pv: Vec<M>,
+    /// Which of the best lines this is, 1 for the best (MultiPV): with several lines, each
+    /// completed depth reports them all, best first.
+    pub line: u32,
 }
 
 /// How a search plays beyond its limits: evaluation noise for weaker levels.
@@ -74,6 +77,9 @@ pub struct Style {
     /// Xiangqi by the hand-written evaluation rather than the network (the levels below 10,
     /// whose ladder was measured with it).
     pub classical: bool,
+    /// How many best lines to search and report (MultiPV); 0 and 1 both mean one. The
+    /// second line is the best with the first's move excluded at the root, and so on.
+    pub lines: u32,
 }
 
 /// One position on the path (or in the game before the root), for repetition checks.
@@ -243,6 +249,9 @@ struct Searcher<'a, G: Evaluate> {
     counters: Vec<Option<G::Move>>,
     history: Vec<i32>,
     pv: Vec<Vec<G::Move>>,
+    /// Root moves left out of this iteration's search: the first moves of the better lines
+    /// already found at this depth (MultiPV).
+    excluded: Vec<G::Move>,
     stack: Vec<Frame>,
     /// The positions of `stack`, kept only when the game's rule judges cycles (Xiangqi's
     /// `asian` rule): judging a chase needs the positions, not only their hashes.
@@ -573,6 +582,9 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             usize::MAX
         };
         let moves = buf.as_mut_slice();
+        // Moves searched so far: the first gets the full window (at the root of a later
+        // MultiPV line the first in order may be excluded).
+        let mut searched = 0usize;
         for i in 0..moves.len() {
             // Selection sort step: bring the best-scored remaining move to i.
             let mut j = i;
@@ -584,6 +596,9 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             moves.swap(i, j);
             scores.swap(i, j);
             let mv = moves[i];
+            if ply == 0 && self.excluded.contains(&mv) {
+                continue;
+            }
             let tactical = pos.tactical_value(mv).is_some();
             let mut child = pos.clone();
             child.play(mv);
@@ -627,7 +642,8 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             self.played[ply] = Some(pos.move_index(mv));
             self.update_acc(pos, &child, mv, ply);
             let mut score;
-            if i == 0 {
+            searched += 1;
+            if searched == 1 {
                 score = self.child(mover, &child, gives_check, expand, new_depth, ply, alpha, beta);
             } else {
                 score = self.child(
@@ -689,7 +705,11 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, ply, best_move, best, depth, bound);
+        // A root searched without its best moves (a later MultiPV line) is not the
+        // position's value.
+        if ply > 0 || self.excluded.is_empty() {
+            self.tt.store(key, ply, best_move, best, depth, bound);
+        }
         best
     }
 
@@ -1155,6 +1175,7 @@ fn searcher<'a, G: Evaluate>(
         counters: vec![None; G::MOVE_INDEXES],
         history: vec![0; G::MOVE_INDEXES],
         pv: Vec::new(),
+        excluded: Vec::new(),
         stack,
         path,
         root_frame,
@@ -1190,60 +1211,62 @@ impl<G: Evaluate> Searcher<'_, G> {
         s.ensure_ply(0);
         pos.refresh(&mut s.accs[0]);
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 4).clamp(1, MAX_PLY as u32 - 4);
-        let mut prev: i32 = 0;
-        for depth in 1..=max_depth {
+        let lines = (s.style.lines.max(1) as usize).min(root.len());
+        // Each line's score at the previous depth, for its aspiration window.
+        let mut prev: Vec<i32> = vec![0; lines];
+        'deepening: for depth in 1..=max_depth {
             s.root_depth = depth as i32;
             s.seldepth = 0;
-            let mut window = ASPIRATION_WINDOW;
-            let (mut alpha, mut beta) =
-                if depth as i32 >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
-                    (prev - window, prev + window)
-                } else {
-                    (-INF, INF)
-                };
-            let score = loop {
-                let v = s.negamax(pos, depth as i32, 0, alpha, beta, true);
+            s.excluded.clear();
+            // This depth's lines: score and principal variation.
+            let mut found: Vec<(i32, Vec<G::Move>)> = Vec::with_capacity(lines);
+            for (line, prev) in prev.iter_mut().enumerate() {
+                let score = s.aspirate(pos, depth, *prev);
+                let pv = s.pv[0].clone();
                 if s.aborted {
-                    break v;
+                    // A root move that finished searching inside the window is better than
+                    // the previous iteration's choice.
+                    if line == 0 && depth > 1 && !pv.is_empty() {
+                        result.best = pv.first().copied();
+                        result.pv = pv;
+                    }
+                    result.nodes = s.nodes;
+                    break 'deepening;
                 }
-                if v <= alpha && alpha > -INF {
-                    beta = (alpha + beta) / 2;
-                    alpha = (alpha - window).max(-INF);
-                } else if v >= beta && beta < INF {
-                    beta = (beta + window).min(INF);
-                } else {
-                    break v;
-                }
-                window *= 2;
-            };
-            let pv = s.pv[0].clone();
-            if s.aborted {
-                let _ = score;
-                // A root move that finished searching inside the window is better than the
-                // previous iteration's choice.
-                if depth > 1 && !pv.is_empty() {
-                    result.best = pv.first().copied();
-                    result.pv = pv;
-                }
-                result.nodes = s.nodes;
-                break;
+                let Some(&first) = pv.first() else { break };
+                s.excluded.push(first);
+                *prev = score;
+                found.push((score, pv));
             }
-            prev = score;
-            if let Some(&best) = pv.first() {
-                result =
-                    SearchResult { best: Some(best), score, depth, nodes: s.nodes, pv: pv.clone() };
-            }
+            // A later line may come out better than an earlier one (the windows differ).
+            found.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
             result.nodes = s.nodes;
-            on_progress(&Progress {
-                depth,
-                seldepth: s.seldepth as u32,
-                score,
-                nodes: s.nodes,
-                millis: s.start.elapsed().as_millis() as u64,
-                pv,
-            });
-            let mate_plies = MATE - score.abs();
-            if score.abs() >= MATE_BOUND && depth as i32 > mate_plies + 2 {
+            if let Some((score, pv)) = found.first() {
+                result = SearchResult {
+                    best: pv.first().copied(),
+                    score: *score,
+                    depth,
+                    nodes: s.nodes,
+                    pv: pv.clone(),
+                };
+            }
+            // Every line ends in a mate found with room to spare: deeper finds nothing new.
+            let decided = !found.is_empty()
+                && found.iter().all(|(score, _)| {
+                    score.abs() >= MATE_BOUND && depth as i32 > MATE - score.abs() + 2
+                });
+            for (i, (score, pv)) in found.into_iter().enumerate() {
+                on_progress(&Progress {
+                    depth,
+                    seldepth: s.seldepth as u32,
+                    score,
+                    nodes: s.nodes,
+                    millis: s.start.elapsed().as_millis() as u64,
+                    pv,
+                    line: i as u32 + 1,
+                });
+            }
+            if decided {
                 break;
             }
             if limits.soft_time.is_some_and(|t| s.start.elapsed() >= t) {
@@ -1253,7 +1276,35 @@ impl<G: Evaluate> Searcher<'_, G> {
                 break;
             }
         }
+        s.excluded.clear();
         result
+    }
+
+    /// The root's value at `depth` by aspiration windows around `prev`, the value of the
+    /// previous depth, widened until the value falls inside (or the search is aborted).
+    fn aspirate(&mut self, pos: &G, depth: u32, prev: i32) -> i32 {
+        let mut window = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) =
+            if depth as i32 >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+                (prev - window, prev + window)
+            } else {
+                (-INF, INF)
+            };
+        loop {
+            let v = self.negamax(pos, depth as i32, 0, alpha, beta, true);
+            if self.aborted {
+                return v;
+            }
+            if v <= alpha && alpha > -INF {
+                beta = (alpha + beta) / 2;
+                alpha = (alpha - window).max(-INF);
+            } else if v >= beta && beta < INF {
+                beta = (beta + window).min(INF);
+            } else {
+                return v;
+            }
+            window *= 2;
+        }
     }
 }
 
@@ -1398,6 +1449,50 @@ mod tests {
         // The reference searches every node to its full depth.
         s.prune = false;
         s.iterate(pos, |_| {})
+    }
+
+    /// MultiPV: the k-th line is the k-th best root move with its exact value (each later
+    /// line searched with the better lines' moves left out), best first, and the search's
+    /// move is the first line's.
+    #[test]
+    fn multipv_lines_are_the_best_root_moves_in_order() {
+        for seed in 0..30 {
+            let pos = Dice::new(seed, false);
+            for depth in 2..=5u32 {
+                let mut values: Vec<(i32, u8)> = (0..4u8)
+                    .map(|mv| {
+                        let mut child = pos.clone();
+                        child.play(mv);
+                        (seen_from(&pos, &child, expectimax(&child, depth as i32 - 1, 1)), mv)
+                    })
+                    .collect();
+                values.sort_by_key(|(v, _)| std::cmp::Reverse(*v));
+                let limits = Limits { depth: Some(depth), ..Limits::default() };
+                let mut tt = Table::new(1);
+                let stop = AtomicBool::new(false);
+                let style = Style { lines: 3, ..Style::default() };
+                let mut s = searcher(&pos, &[], &limits, &stop, &mut tt, style);
+                s.prune = false;
+                let mut last = Vec::new();
+                let result = s.iterate(&pos, |p| {
+                    if p.depth == depth {
+                        last.push((p.line, p.score, p.pv[0]));
+                    }
+                });
+                assert_eq!(last.len(), 3, "seed {seed} depth {depth}");
+                for (i, &(line, score, mv)) in last.iter().enumerate() {
+                    assert_eq!(line, i as u32 + 1);
+                    assert_eq!(score, values[i].0, "seed {seed} depth {depth} line {line}");
+                    let own = values.iter().find(|(_, m)| *m == mv).unwrap().0;
+                    assert_eq!(own, score, "line {line}'s move is worth its score");
+                }
+                let mut moves: Vec<u8> = last.iter().map(|l| l.2).collect();
+                moves.sort_unstable();
+                moves.dedup();
+                assert_eq!(moves.len(), 3, "three different moves");
+                assert_eq!((result.best, result.score), (Some(last[0].2), last[0].1));
+            }
+        }
     }
 
     const STAR1_ONLY: i32 = i32::MAX;
