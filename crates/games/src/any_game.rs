@@ -174,6 +174,17 @@ fn chances<G: Registered>(p: &G) -> Vec<(String, u32)> {
     out.iter().map(|w| (p.chance_text(w.outcome), w.weight)).collect()
 }
 
+/// `mv` recorded with each outcome of the chance event it starts, with the outcomes'
+/// weights; empty when it starts none (or is not a move of this game).
+fn resolutions<G: Registered>(p: &G, mv: AnyMove) -> Vec<(String, u32)> {
+    let Some(m) = G::unwrap_move(mv) else { return Vec::new() };
+    let mut after = p.clone();
+    after.play(m);
+    let mut out: Vec<Weighted<G::Chance>> = Vec::new();
+    after.chance_outcomes(&mut out);
+    out.iter().map(|w| (p.resolved_move(m, w.outcome), w.weight)).collect()
+}
+
 /// Perft split by first move, as `(engine move text, leaves)`.
 fn divided<G: Registered>(
     p: &G,
@@ -286,6 +297,13 @@ impl AnyGame {
     /// The outcomes of a pending chance event as text (a Banqi piece letter) with weights.
     pub fn chance_outcomes(&self) -> Vec<(String, u32)> {
         crate::each_game!(self, p => chances(p))
+    }
+
+    /// The move `mv` recorded with each outcome of the chance event it starts (a Banqi flip
+    /// as `d2=C`, `d2=p`, …, each with its weight), for a board where a person decides what
+    /// comes up; empty for a move that starts none.
+    pub fn resolutions(&self, mv: AnyMove) -> Vec<(String, u32)> {
+        crate::each_game!(self, p => resolutions(p, mv))
     }
 
     /// Resolves a pending chance event with an outcome named as by

@@ -20,11 +20,28 @@ use tokio::sync::oneshot;
 pub enum Priority {
     /// An AI's move in a game being played.
     AiMove = 0,
+    /// A slice of the analysis board's search: someone watches it, nobody's clock runs.
+    Analysis = 1,
     /// Work nobody waits for at the board (a game review).
-    Background = 1,
+    Background = 2,
 }
 
-const PRIORITIES: usize = 2;
+const PRIORITIES: usize = 3;
+
+impl Priority {
+    /// Every priority, most urgent first.
+    pub const ALL: [Priority; PRIORITIES] =
+        [Priority::AiMove, Priority::Analysis, Priority::Background];
+
+    /// The priority's name in `/metrics`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Priority::AiMove => "ai_move",
+            Priority::Analysis => "analysis",
+            Priority::Background => "background",
+        }
+    }
+}
 
 /// Work for an engine.
 type Work = Box<dyn FnOnce(&mut Engine) + Send>;
@@ -72,6 +89,23 @@ impl Lane {
 
     fn len(&self) -> usize {
         self.jobs.values().map(VecDeque::len).sum()
+    }
+
+    /// Jobs that run before a job of `game` pushed now, turn by turn: `game`'s own queued
+    /// jobs, and from every other game as many as it has turns before this job's.
+    fn ahead_of(&self, game: &str) -> usize {
+        let own = self.jobs.get(game).map_or(0, VecDeque::len);
+        let mut before = true;
+        let mut ahead = own;
+        for g in &self.turn {
+            if g == game {
+                before = false;
+                continue;
+            }
+            let jobs = self.jobs.get(g).map_or(0, VecDeque::len);
+            ahead += jobs.min(own + before as usize);
+        }
+        ahead
     }
 }
 
@@ -159,6 +193,19 @@ impl Engines {
         priority: Priority,
         work: impl FnOnce(&mut Engine) -> T + Send + 'static,
     ) -> Option<T> {
+        let (answer, _) = self.submit(game, priority, work)?;
+        answer.await.ok()
+    }
+
+    /// Queues `work` for `game`: the receiver of its result and how many jobs are ahead of
+    /// it (every more urgent job queued now and, at its priority, the jobs that come before
+    /// it turn by turn); `None` when the service has stopped.
+    pub fn submit<T: Send + 'static>(
+        &self,
+        game: &str,
+        priority: Priority,
+        work: impl FnOnce(&mut Engine) -> T + Send + 'static,
+    ) -> Option<(oneshot::Receiver<T>, usize)> {
         let (reply, answer) = oneshot::channel();
         let job = Job {
             work: Box::new(move |engine| {
@@ -166,16 +213,19 @@ impl Engines {
             }),
             queued: Instant::now(),
         };
-        {
+        let ahead = {
             let mut q = self.inner.queue.lock().unwrap_or_else(|e| e.into_inner());
             if q.closed {
                 return None;
             }
-            q.levels[priority as usize].push(game, job);
+            let lane = &mut q.levels[priority as usize];
+            let before = lane.ahead_of(game);
+            lane.push(game, job);
             self.inner.stats.queued[priority as usize].fetch_add(1, Relaxed);
-        }
+            q.levels[..priority as usize].iter().map(Lane::len).sum::<usize>() + before
+        };
         self.inner.ready.notify_one();
-        answer.await.ok()
+        Some((answer, ahead))
     }
 
     /// The engine's move at `level` in `record`'s position, within `limits`; `stop` ends
@@ -193,6 +243,7 @@ impl Engines {
                 return None;
             }
             engine.set_level(level);
+            engine.set_lines(1);
             engine.search(&record, &limits, &stop, |_| {}).best
         })
         .await
@@ -313,6 +364,35 @@ mod tests {
         ai.await.unwrap();
         background.await.unwrap();
         assert_eq!(*order.lock().unwrap(), ["move", "review"]);
+        engines.close();
+    }
+
+    /// A job's place in line counts every more urgent job and, at its own priority, one
+    /// job of each game ahead of it in turn; reviews behind it do not count.
+    #[tokio::test]
+    async fn a_submitted_job_knows_its_place_in_line() {
+        let engines = Engines::start(1);
+        let (hold, release) = std::sync::mpsc::channel::<()>();
+        let (_, running) = engines
+            .submit("x", Priority::AiMove, move |_| {
+                let _ = release.recv();
+            })
+            .unwrap();
+        // Let the one engine take the blocker, so it is no longer in line.
+        while engines.stats().running.load(Relaxed) == 0 {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        assert_eq!(running, 0);
+        let place = |g: &str, p| engines.submit(g, p, |_| ()).unwrap().1;
+        assert_eq!(place("r", Priority::Background), 0);
+        assert_eq!(place("a", Priority::Analysis), 0);
+        assert_eq!(place("b", Priority::Analysis), 1);
+        assert_eq!(place("m", Priority::AiMove), 0);
+        // Two analysis games and the AI move are ahead; the second job of `a` waits for a
+        // turn of every game (`a`, `b`, `c`) and the move.
+        assert_eq!(place("c", Priority::Analysis), 3);
+        assert_eq!(place("a", Priority::Analysis), 4);
+        hold.send(()).unwrap();
         engines.close();
     }
 

@@ -50,6 +50,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/login", post(login))
         .route("/api/logout", post(logout))
         .route("/api/import", post(import))
+        .route("/api/position", post(position))
         .route("/api/password", post(password))
         .route("/api/sessions", get(sessions))
         .route("/api/sessions/{id}", delete(end_session))
@@ -323,6 +324,20 @@ async fn positions(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respo
         Ok(Some(p)) => Json(p).into_response(),
         Ok(None) => error(StatusCode::NOT_FOUND, format!("no game '{id}'")),
         Err(e) => internal(ErrorCode::Storage, "the game could not be read", &e),
+    }
+}
+
+/// The analysis board's position (docs/analysis.md): a start and moves checked by the
+/// rules, answered with the position, its moves as read and what may be played next; a
+/// `400` names what is wrong (the board editor shows it). Pure work on the request alone.
+async fn position(body: String) -> Response {
+    let request: cannonade_wire::PositionRequest = match serde_json::from_str(&body) {
+        Ok(r) => r,
+        Err(e) => return error(StatusCode::BAD_REQUEST, format!("not a position request: {e}")),
+    };
+    match crate::analysis::record_of(&request) {
+        Ok(record) => Json(crate::analysis::analysed(&record)).into_response(),
+        Err(e) => error(StatusCode::BAD_REQUEST, e.to_string()),
     }
 }
 

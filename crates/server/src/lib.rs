@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 mod account;
+pub mod analysis;
 pub mod archive;
 mod client;
 pub mod cluster;

@@ -57,6 +57,15 @@ pub struct Limits {
     /// Game reviews a user may have waiting or running at once (`POST
     /// /api/game/{id}/review`); reviews queued at a game's end are not counted.
     pub reviews_per_user: usize,
+    /// Analysis-board searches a user may have running or waiting at once (one per socket:
+    /// a new position replaces the socket's last).
+    pub analyses_per_user: usize,
+    /// Engine time one analysed position gets before its search stops (the board shows it
+    /// done; moving on starts a new one).
+    pub analysis_time: Duration,
+    /// An analysis runs in slices this long, each a job of its own in the engine queue, so
+    /// an AI move never waits behind a long analysis for more than one slice.
+    pub analysis_slice: Duration,
     /// How long a connection may take to send a request's head (and may stay idle between
     /// requests) before it is closed.
     pub header_timeout: Duration,
@@ -84,6 +93,12 @@ impl Default for Limits {
             // A review of a long game takes an engine most of a minute: a player reviewing
             // a few imported games waits in line, a script cannot fill the queue.
             reviews_per_user: 3,
+            // Two tabs of analysis; a third waits until one is closed or done.
+            analyses_per_user: 2,
+            // Deep enough for the lines to settle on these boards; longer belongs to a
+            // local engine (`cannonade uci`).
+            analysis_time: Duration::from_secs(30),
+            analysis_slice: Duration::from_millis(500),
             // A browser sends a request's head in one packet; ten seconds leaves room for
             // a slow mobile link and frees a slow-loris connection quickly.
             header_timeout: Duration::from_secs(10),

@@ -125,16 +125,15 @@ impl Metrics {
 type Labels = Vec<(&'static str, &'static str)>;
 
 /// The engine service's queue and wait times (issue 24.3), per priority (`ai_move`,
-/// `background`): jobs waiting now, searches running, jobs done, and the total wait with the
+/// `analysis`, `background`): jobs waiting now, searches running, jobs done, and the total wait with the
 /// number of jobs that waited (their ratio is the mean wait over any window). The service
 /// keeps its own atomics (it knows nothing of Prometheus); a scrape reads them.
 fn engine_metrics(r: &mut Registry, e: &crate::engines::EngineStats) {
-    const PRIORITY: [&str; 2] = ["ai_move", "background"];
     let queued = Family::<Labels, Gauge>::default();
     let wait = Family::<Labels, Counter<f64, AtomicU64>>::default();
     let waited = Family::<Labels, Counter>::default();
-    for (i, p) in PRIORITY.iter().enumerate() {
-        let labels = vec![("priority", *p)];
+    for p in crate::engines::Priority::ALL {
+        let (i, labels) = (p as usize, vec![("priority", p.name())]);
         queued.get_or_create(&labels).set(e.queued[i].load(Relaxed) as i64);
         wait.get_or_create(&labels).inc_by(e.wait_us[i].load(Relaxed) as f64 / 1e6);
         waited.get_or_create(&labels).inc_by(e.waited[i].load(Relaxed));
@@ -191,12 +190,14 @@ mod tests {
     fn the_engine_queue_is_shown_per_priority() {
         let e = crate::engines::EngineStats::default();
         e.queued[0].store(3, Relaxed);
-        e.wait_us[1].store(2_500_000, Relaxed);
-        e.waited[1].store(5, Relaxed);
+        let background = crate::engines::Priority::Background as usize;
+        e.wait_us[background].store(2_500_000, Relaxed);
+        e.waited[background].store(5, Relaxed);
         e.done.store(9, Relaxed);
         let text = Metrics::default().render(&e);
         assert!(text.contains("cannonade_engine_queued{priority=\"ai_move\"} 3"), "{text}");
         assert!(text.contains("cannonade_engine_queued{priority=\"background\"} 0"), "{text}");
+        assert!(text.contains("cannonade_engine_queued{priority=\"analysis\"} 0"), "{text}");
         assert!(text.contains("cannonade_engine_wait_seconds_total{priority=\"background\"} 2.5"));
         assert!(text.contains("cannonade_engine_waited_total{priority=\"background\"} 5"));
         assert!(text.contains("cannonade_engine_jobs_total 9"), "{text}");

@@ -15,8 +15,8 @@ use axum::extract::ws::{Message, WebSocket};
 use cannonade_engine::Level;
 use cannonade_games::GameKind;
 use cannonade_wire::{
-    ClientMsg, ErrorCode, MAX_CLIENT_MESSAGE, PROTOCOL_VERSION, Seat, SeekInfo, ServerMsg,
-    TimeControl,
+    ClientMsg, ErrorCode, MAX_ANALYSIS_LINES, MAX_CLIENT_MESSAGE, PROTOCOL_VERSION, Seat, SeekInfo,
+    ServerMsg, TimeControl,
 };
 use futures_util::{SinkExt, StreamExt};
 use std::collections::HashSet;
@@ -55,6 +55,8 @@ struct Socket {
     conn: Conn,
     watching: HashSet<String>,
     lobby: Option<JoinHandle<()>>,
+    /// The analysis board's search, stopped when dropped (another position, or the end).
+    analysis: Option<crate::analysis::Running>,
 }
 
 /// Serves one websocket of `user`'s session until it closes.
@@ -93,7 +95,8 @@ pub async fn run(app: Arc<App>, ws: WebSocket, user: Arc<UserCtx>) {
         burst: config.rate_burst as f64,
         at: Instant::now(),
     };
-    let mut socket = Socket { app: app.clone(), conn, watching: HashSet::new(), lobby: None };
+    let mut socket =
+        Socket { app: app.clone(), conn, watching: HashSet::new(), lobby: None, analysis: None };
     let mut strikes = 0u32;
     // The session's wake-up when it ends (`session::close_ended`), held apart from the
     // socket's state, which the loop borrows mutably.
@@ -174,6 +177,7 @@ pub async fn run(app: Arc<App>, ws: WebSocket, user: Arc<UserCtx>) {
 
 impl Socket {
     async fn close(&mut self) {
+        self.analysis = None;
         for game in self.watching.drain() {
             let handle = lock(&self.app.games).get(&game).cloned();
             if let Some(h) = handle {
@@ -398,6 +402,30 @@ impl Socket {
                 if let Some(h) = handle {
                     let _ = h.tx.send(Cmd::Leave { conn_id: self.conn.id }).await;
                 }
+            }
+            ClientMsg::Analyse { id, lines, position } => {
+                // The last search stops first: its slot counts against the user.
+                self.analysis = None;
+                if !(1..=MAX_ANALYSIS_LINES).contains(&lines) {
+                    return Err((
+                        ErrorCode::Invalid,
+                        format!("an analysis shows 1 to {MAX_ANALYSIS_LINES} lines"),
+                    ));
+                }
+                let record = crate::analysis::record_of(&position)
+                    .map_err(|e| (ErrorCode::Invalid, e.to_string()))?;
+                let conn = self.conn.clone();
+                let send = Arc::new(move |msg: ServerMsg| {
+                    conn.send(&msg);
+                });
+                let running = app
+                    .analyses
+                    .start(&self.conn.user.id, self.conn.id, id, lines, record, send)
+                    .map_err(|e| (ErrorCode::LimitReached, e.to_string()))?;
+                self.analysis = Some(running);
+            }
+            ClientMsg::StopAnalysis => {
+                self.analysis = None;
             }
             msg => {
                 let Some(id) = msg.game().map(str::to_string) else {

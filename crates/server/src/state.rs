@@ -48,6 +48,8 @@ pub struct App {
     pub limiter: Arc<Limiter>,
     /// Game reviews pending on this node.
     pub reviews: crate::reviews::Reviews,
+    /// The analysis boards' searches on this node.
+    pub analyses: Arc<crate::analysis::Analyses>,
     next_conn: AtomicU64,
 }
 
@@ -149,8 +151,10 @@ impl App {
             per_user: config.limits.reviews_per_user,
             put: put_review(writer.clone()),
         });
+        let analyses = crate::analysis::Analyses::new(engines.clone(), &config.limits);
         Ok(Arc::new(App {
             writer,
+            analyses,
             engines,
             store,
             metrics,

@@ -1,5 +1,6 @@
 //! Messages from a client to the server.
 
+use crate::analysis::PositionRequest;
 use crate::common::{OfferKind, RangeRequest, TimeControl};
 use cannonade_games::GameKind;
 use serde::{Deserialize, Serialize};
@@ -165,6 +166,23 @@ pub enum ClientMsg {
         /// A legal move text.
         mv: String,
     },
+    /// Start the engine on a position of the analysis board (replacing this socket's
+    /// previous analysis): answered by `analysis` messages with the same `id`.
+    Analyse {
+        /// Chosen by the client to match the answers to the request.
+        id: u32,
+        /// How many best lines (1 to [`crate::MAX_ANALYSIS_LINES`]).
+        #[serde(default = "one_line")]
+        lines: u32,
+        /// The position.
+        position: PositionRequest,
+    },
+    /// Stop this socket's analysis (the board was closed).
+    StopAnalysis,
+}
+
+fn one_line() -> u32 {
+    1
 }
 
 impl ClientMsg {

@@ -21,6 +21,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod analysis;
 mod client;
 mod common;
 mod event;
@@ -29,6 +30,10 @@ mod position;
 mod server;
 mod session_cookie;
 
+pub use analysis::{
+    AnalysedPosition, AnalysisStatus, EngineLine, LineMove, LineValue, MAX_ANALYSIS_MOVES,
+    PositionRequest,
+};
 pub use client::ClientMsg;
 pub use common::{
     ClockState, CrowdRecord, CrowdSide, DAY_MS, ErrorCode, GameResult, LegalMove, MoveInfo,
@@ -52,6 +57,9 @@ pub const PROTOCOL_VERSION: u32 = 4;
 /// The largest text frame a client may send, in bytes. Larger frames get an
 /// [`ErrorCode::TooLarge`] error and are not read.
 pub const MAX_CLIENT_MESSAGE: usize = 4096;
+
+/// The most best lines an analysis shows (MultiPV).
+pub const MAX_ANALYSIS_LINES: u32 = 5;
 
 /// The longest chat line, in characters.
 pub const MAX_CHAT_CHARS: usize = 280;

@@ -1,5 +1,6 @@
 //! Messages from the server to a client.
 
+use crate::analysis::{AnalysisStatus, EngineLine};
 use crate::common::{
     ClockState, CrowdRecord, ErrorCode, GameResult, LegalMove, MoveInfo, OfferKind, PlayerInfo,
     RatingRange, Role, Room, Seat, TimeControl, UserInfo,
@@ -328,6 +329,25 @@ pub enum ServerMsg {
         held: bool,
         /// What happened, for people.
         message: String,
+    },
+    /// The analysis board: where the analysis `id` of this socket stands and, once an
+    /// engine runs, its best lines at the depth reached (best first). Sent when the analysis
+    /// is queued, after each completed depth and when it is done.
+    Analysis {
+        /// The id the client gave with `analyse`.
+        id: u32,
+        /// Queued, running or done.
+        status: AnalysisStatus,
+        /// Searches ahead of this one on the node while queued.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        place: Option<u32>,
+        /// Depth completed (0 before the first).
+        depth: u32,
+        /// Positions searched so far.
+        nodes: u64,
+        /// The best lines, best first (empty before the first depth and when the position
+        /// has no move).
+        lines: Vec<EngineLine>,
     },
     /// Spectators only: this spectator's own score of proposals, when they join a game in
     /// which they proposed (after each move it comes with the move's reveal).

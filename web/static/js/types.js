@@ -125,7 +125,28 @@
  *   | {t: 'proposal_ok', game: string, ply: number, mv: string}
  *   | {t: 'tally', game: string, ply: number, counts: TallyEntry[]}
  *   | {t: 'score', game: string, hits: number, total: number}
- *   | {t: 'held', game: string, held: boolean, message: string}} ServerMsg
+ *   | {t: 'held', game: string, held: boolean, message: string}
+ *   | AnalysisMsg} ServerMsg
+ */
+/**
+ * The analysis board's position (`POST /api/position` and `analyse`): a start (absent: the
+ * game's own) and moves from it.
+ * @typedef {{game: GameKind, options: string, fen?: string, moves: string[]}} PositionRequest
+ */
+/** @typedef {{mv: string, display: string}} LineMove */
+/**
+ * `POST /api/position`'s answer: the position reached, the moves as read, what may follow
+ * (a Banqi flip once per piece it may reveal) and the result when the rules ended it.
+ * @typedef {{game: GameKind, position: PublicPosition, moves: LineMove[], legal: LegalMove[], result?: GameResult}} AnalysedPosition
+ */
+/**
+ * One of the engine's best lines: its value for the side to move, its moves, the first
+ * move's squares.
+ * @typedef {{value: Eval, moves: LineMove[], squares: string[]}} EngineLine
+ */
+/**
+ * Where the analysis `id` of this socket stands, with the lines at the depth reached.
+ * @typedef {{t: 'analysis', id: number, status: 'queued'|'running'|'done', place?: number, depth: number, nodes: number, lines: EngineLine[]}} AnalysisMsg
  */
 /** @typedef {{ply: number, played: string, counts: TallyEntry[], matched: number, crowd: CrowdRecord}} Reveal */
 /** @typedef {{hits: number, total: number}} Score */

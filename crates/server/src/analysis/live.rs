@@ -1,0 +1,267 @@
+//! The analysis board's engine. A request (a position and a number of lines) becomes a
+//! search in slices: each slice is one job of the engine service at
+//! [`Priority::Analysis`] (after AI moves, before reviews), so an AI move waits for at most
+//! one slice, and an engine that served the position keeps its table for the next slice.
+//! After each completed depth the lines go to the client; the search stops when the
+//! socket asks for another position or closes, when the position's time is used, or when
+//! deeper search can tell nothing new. A user runs at most a bounded number at once.
+
+use crate::engines::{Engines, Priority};
+use crate::limits::Limits;
+use crate::lock::lock;
+use cannonade_core::Next;
+use cannonade_engine::review::judge::Eval;
+use cannonade_engine::{AnyProgress, Level};
+use cannonade_games::{AnyGame, AnyRecord};
+use cannonade_wire::{AnalysisStatus, EngineLine, LegalMove, LineMove, LineValue, ServerMsg};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Where an analysis's messages go (a socket's queue; a test's list).
+pub type Sender = Arc<dyn Fn(ServerMsg) + Send + Sync>;
+
+/// The analysis service of a node.
+pub struct Analyses {
+    engines: Engines,
+    time: Duration,
+    slice: Duration,
+    per_user: usize,
+    /// Running analyses per user id.
+    users: Mutex<HashMap<String, usize>>,
+}
+
+impl std::fmt::Debug for Analyses {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Analyses").field("time", &self.time).field("slice", &self.slice).finish()
+    }
+}
+
+/// A user already runs as many analyses as one may.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooMany(pub usize);
+
+impl std::fmt::Display for TooMany {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "at most {} analysis boards at once: close one first", self.0)
+    }
+}
+
+/// A running analysis: dropping it (the socket moved on or closed) stops the search.
+#[derive(Debug)]
+pub struct Running {
+    stop: Arc<AtomicBool>,
+    user: String,
+    service: Arc<Analyses>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.stop.store(true, Relaxed);
+        let mut users = lock(&self.service.users);
+        if let Some(n) = users.get_mut(&self.user) {
+            *n -= 1;
+            if *n == 0 {
+                users.remove(&self.user);
+            }
+        }
+    }
+}
+
+/// What one analysis searches and where it reports.
+struct Request {
+    id: u32,
+    lines: u32,
+    record: AnyRecord,
+    stop: Arc<AtomicBool>,
+    send: Sender,
+    /// The engine queue's key: one per socket, so a socket's slices meet their own table.
+    key: String,
+}
+
+impl Analyses {
+    /// The service on `engines`, bounded by `limits`.
+    pub fn new(engines: Engines, limits: &Limits) -> Arc<Analyses> {
+        Arc::new(Analyses {
+            engines,
+            time: limits.analysis_time,
+            slice: limits.analysis_slice.max(Duration::from_millis(10)),
+            per_user: limits.analyses_per_user.max(1),
+            users: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Starts analysing `record`'s position with `lines` best lines for `user` (whose
+    /// socket `conn` gets the messages through `send`, tagged `id`). Keep the answer while
+    /// the analysis is wanted. Needs a tokio runtime.
+    pub fn start(
+        self: &Arc<Self>,
+        user: &str,
+        conn: u64,
+        id: u32,
+        lines: u32,
+        record: AnyRecord,
+        send: Sender,
+    ) -> Result<Running, TooMany> {
+        {
+            let mut users = lock(&self.users);
+            let n = users.entry(user.to_string()).or_default();
+            if *n >= self.per_user {
+                return Err(TooMany(self.per_user));
+            }
+            *n += 1;
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let running = Running { stop: stop.clone(), user: user.to_string(), service: self.clone() };
+        let request = Request { id, lines, record, stop, send, key: format!("analysis:{conn}") };
+        let service = self.clone();
+        tokio::spawn(async move { service.search(request).await });
+        Ok(running)
+    }
+
+    /// Searches slice after slice until stopped, done or out of time.
+    async fn search(&self, req: Request) {
+        let position = req.record.position();
+        let expected = (req.lines.max(1) as usize).min(position.legal_moves().len());
+        if expected == 0 || matches!(req.record.next(), Next::Over(_)) {
+            (req.send)(message(req.id, AnalysisStatus::Done, None, 0, 0, Vec::new()));
+            return;
+        }
+        let shared = Arc::new(Mutex::new(Progress::default()));
+        let mut used = Duration::ZERO;
+        let mut first = true;
+        while !req.stop.load(Relaxed) {
+            let slice = self.slice.min(self.time.saturating_sub(used));
+            let job = Slice {
+                record: req.record.clone(),
+                lines: expected as u32,
+                time: slice,
+                stop: req.stop.clone(),
+                send: req.send.clone(),
+                id: req.id,
+                progress: shared.clone(),
+            };
+            let Some((answer, ahead)) =
+                self.engines.submit(&req.key, Priority::Analysis, move |engine| job.run(engine))
+            else {
+                return;
+            };
+            if first && ahead > 0 {
+                (req.send)(message(
+                    req.id,
+                    AnalysisStatus::Queued,
+                    Some(ahead as u32),
+                    0,
+                    0,
+                    Vec::new(),
+                ));
+            }
+            first = false;
+            let Ok((took, finished)) = answer.await else { return };
+            used += took;
+            if req.stop.load(Relaxed) {
+                return;
+            }
+            if finished || used >= self.time {
+                let p = lock(&shared).clone();
+                (req.send)(message(req.id, AnalysisStatus::Done, None, p.depth, p.nodes, p.lines));
+                return;
+            }
+        }
+    }
+}
+
+/// What an analysis has sent so far (slices restart iterative deepening: a depth is sent
+/// once, when it is deeper than any before).
+#[derive(Clone, Debug, Default)]
+struct Progress {
+    depth: u32,
+    /// Nodes of the slices before this one.
+    nodes_before: u64,
+    nodes: u64,
+    lines: Vec<EngineLine>,
+}
+
+/// One slice of an analysis, run on an engine thread.
+struct Slice {
+    record: AnyRecord,
+    lines: u32,
+    time: Duration,
+    stop: Arc<AtomicBool>,
+    send: Sender,
+    id: u32,
+    progress: Arc<Mutex<Progress>>,
+}
+
+impl Slice {
+    /// Searches for the slice's time: how long it took and whether the search ended by
+    /// itself (every line decided, or the deepest depth), before its time.
+    fn run(self, engine: &mut cannonade_engine::Engine) -> (Duration, bool) {
+        if self.stop.load(Relaxed) {
+            return (Duration::ZERO, false);
+        }
+        let started = Instant::now();
+        engine.set_level(Level::MAX);
+        engine.set_lines(self.lines);
+        let limits = cannonade_engine::Limits { time: Some(self.time), ..Default::default() };
+        let position = self.record.position();
+        let before = lock(&self.progress).nodes;
+        lock(&self.progress).nodes_before = before;
+        let mut depth_lines: Vec<EngineLine> = Vec::new();
+        engine.search(&self.record, &limits, &self.stop, |p: &AnyProgress| {
+            if p.line == 1 {
+                depth_lines.clear();
+            }
+            depth_lines.push(engine_line(&position, p));
+            let mut shared = lock(&self.progress);
+            shared.nodes = shared.nodes_before + p.nodes;
+            if p.line == self.lines && p.depth > shared.depth {
+                shared.depth = p.depth;
+                shared.lines = std::mem::take(&mut depth_lines);
+                (self.send)(message(
+                    self.id,
+                    AnalysisStatus::Running,
+                    None,
+                    p.depth,
+                    shared.nodes,
+                    shared.lines.clone(),
+                ));
+            }
+        });
+        engine.set_lines(1);
+        let took = started.elapsed();
+        (took, took < self.time && !self.stop.load(Relaxed))
+    }
+}
+
+/// A search's line as the client shows it: its value and its moves as given and as read.
+fn engine_line(position: &AnyGame, p: &AnyProgress) -> EngineLine {
+    let mut at = position.clone();
+    let mut moves = Vec::with_capacity(p.pv.len());
+    for text in &p.pv {
+        let Ok(mv) = at.parse_move(text) else { break };
+        moves.push(LineMove { mv: at.move_text(mv), display: at.display_move(mv) });
+        // A line goes no further than a chance event (a flip's piece is not known).
+        if at.play(mv).is_err() || matches!(at.next(), Next::Chance | Next::Over(_)) {
+            break;
+        }
+    }
+    let squares = moves.first().map(|m| LegalMove::from_text(m.mv.clone()).squares);
+    let value = match Eval::from_score(p.score) {
+        Eval::Cp(c) => LineValue::Cp(c),
+        Eval::Mate(m) => LineValue::Mate(m),
+    };
+    EngineLine { value, moves, squares: squares.unwrap_or_default() }
+}
+
+fn message(
+    id: u32,
+    status: AnalysisStatus,
+    place: Option<u32>,
+    depth: u32,
+    nodes: u64,
+    lines: Vec<EngineLine>,
+) -> ServerMsg {
+    ServerMsg::Analysis { id, status, place, depth, nodes, lines }
+}
