@@ -1576,6 +1576,7 @@ async fn ai_player(
         clock,
         level,
         seat: Some(Seat::First),
+        fen: None,
     };
     send(&mut ws, &start).await?;
     let mut play = BotPlay::new(n, end_of(&ready), think, seated);

@@ -100,6 +100,32 @@ pub fn check_settings(
     Ok((start, parsed))
 }
 
+/// A game's start from the board editor: a position the rules accept, with moves to play,
+/// in a casual game. Not Banqi: its games start face down from a fair deal.
+pub fn custom_start(
+    spec: &cannonade_games::GameSpec,
+    fen: &str,
+    rated: bool,
+) -> Result<AnyGame, Refusal> {
+    let invalid = |m: String| (ErrorCode::Invalid, m);
+    if spec.kind() == GameKind::Banqi {
+        return Err(invalid(
+            "a Banqi game starts face down from a fair deal: set-up positions are for analysis"
+                .into(),
+        ));
+    }
+    if rated {
+        return Err(invalid("a game from a set-up position is casual".into()));
+    }
+    let start = spec.position(fen).map_err(|e| invalid(e.to_string()))?;
+    let record = cannonade_games::AnyRecord::with_start(spec, start.clone())
+        .map_err(|e| invalid(e.to_string()))?;
+    if !matches!(record.next(), cannonade_core::Next::Player(_)) {
+        return Err(invalid("the game is over in this position".into()));
+    }
+    Ok(start)
+}
+
 /// The refusal for a seek that is not (or no longer) open.
 pub fn no_seek(id: &str) -> Refusal {
     (ErrorCode::NotFound, format!("no open seek or invite '{id}'"))

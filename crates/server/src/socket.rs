@@ -347,10 +347,11 @@ impl Socket {
                     clock: info.clock,
                     rated: info.rated,
                     seats,
+                    start: None,
                 };
                 game::start_game(&app, spec).await?;
             }
-            ClientMsg::PlayAi { game, options, clock, level, seat } => {
+            ClientMsg::PlayAi { game, options, clock, level, seat, fen } => {
                 if Level::new(level).is_none() {
                     return Err((ErrorCode::Invalid, "levels run from 1 to 10".into()));
                 }
@@ -368,16 +369,23 @@ impl Socket {
                 };
                 game::start_game(
                     &app,
-                    GameSpec { kind: game, options, clock, rated: false, seats },
+                    GameSpec { kind: game, options, clock, rated: false, seats, start: fen },
                 )
                 .await?;
             }
-            ClientMsg::Hotseat { game, options, clock } => {
+            ClientMsg::Hotseat { game, options, clock, fen } => {
                 self.may_start_solo()?;
                 let me = self.human();
                 game::start_game(
                     &app,
-                    GameSpec { kind: game, options, clock, rated: false, seats: [me.clone(), me] },
+                    GameSpec {
+                        kind: game,
+                        options,
+                        clock,
+                        rated: false,
+                        seats: [me.clone(), me],
+                        start: fen,
+                    },
                 )
                 .await?;
             }

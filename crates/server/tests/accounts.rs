@@ -436,12 +436,7 @@ async fn an_anonymous_player_who_registers_keeps_their_games() {
     use cannonade_wire::ClientMsg;
     let (addr, app) = server(config()).await;
     let mut anon = Client::connect(addr, None).await;
-    anon.send(ClientMsg::Hotseat {
-        game: GameKind::Xiangqi,
-        options: String::new(),
-        clock: common::tc(0, 0),
-    })
-    .await;
+    anon.send(common::untimed_hotseat(GameKind::Xiangqi)).await;
     let (game, _) = anon.started().await;
     let (s, body, headers) = call(
         &app,

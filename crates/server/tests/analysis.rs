@@ -190,3 +190,56 @@ async fn the_position_endpoint_answers_or_names_the_problem() {
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(text.contains("not a position request"), "{text}");
 }
+
+/// The board editor's "play from here": a game against the engine or in hot seat starts
+/// from the set-up position (casual); Banqi, a finished position and a bad one are refused
+/// with what is wrong.
+#[tokio::test]
+async fn a_game_starts_from_a_set_up_position() {
+    let (addr, _app) = server(analysis_config()).await;
+    let mut c = Client::connect(addr, None).await;
+    // Red's chariot and general against Black's general and advisor.
+    let fen = "3ak4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1";
+    let play_ai = |game, fen: &str| ClientMsg::PlayAi {
+        game,
+        options: String::new(),
+        clock: common::tc(0, 0),
+        level: 1,
+        seat: Some(cannonade_wire::Seat::First),
+        fen: Some(fen.to_string()),
+    };
+    c.send(play_ai(GameKind::Xiangqi, fen)).await;
+    let first = c.recv().await;
+    assert!(matches!(first, ServerMsg::GameStarted { .. }), "{first:?}");
+    let ServerMsg::GameStarted { game, .. } = first else { unreachable!() };
+    c.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    let snap = c.snapshot().await;
+    assert_eq!(snap.start.fen(), fen);
+    assert!(snap.legal.is_some_and(|l| l.iter().any(|m| m.mv == "a1a9")));
+    c.send(ClientMsg::Hotseat {
+        game: GameKind::Xiangqi,
+        options: String::new(),
+        clock: common::tc(0, 0),
+        fen: Some(fen.into()),
+    })
+    .await;
+    c.started().await;
+    for (kind, fen, why) in [
+        (
+            GameKind::Banqi,
+            "XXXXXXXX/XXXXXXXX/XXXXXXXX/XXXXXXXX - K1A2B2R2N2C2P5k1a2b2r2n2c2p5 0 0",
+            "a Banqi game starts face down",
+        ),
+        (
+            GameKind::Xiangqi,
+            "3k5/R8/3R5/9/9/9/9/9/9/4K4 b - - 0 1",
+            "the game is over in this position",
+        ),
+        (GameKind::Xiangqi, "3ak4/9/9", "invalid position"),
+    ] {
+        c.send(play_ai(kind, fen)).await;
+        let (code, message) = c.error().await;
+        assert_eq!(code, ErrorCode::Invalid);
+        assert!(message.starts_with(why), "{message}");
+    }
+}

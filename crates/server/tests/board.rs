@@ -37,7 +37,7 @@ async fn get(
 
 /// A hot-seat game of `kind` and its first snapshot.
 async fn hotseat(c: &mut Client, kind: GameKind) -> (String, Box<Snapshot>) {
-    c.send(ClientMsg::Hotseat { game: kind, options: String::new(), clock: tc(0, 0) }).await;
+    c.send(common::untimed_hotseat(kind)).await;
     let (game, role) = c.started().await;
     assert_eq!(role, Role::Both);
     c.send(ClientMsg::Watch { game: game.clone(), since: None }).await;

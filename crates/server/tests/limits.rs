@@ -80,8 +80,7 @@ async fn games_played_alone_are_limited_per_user() {
     let limits = Limits { solo_games_per_user: 2, ..Limits::default() };
     let (addr, _app) = server(cannonade_server::Config { limits, ..config() }).await;
     let mut c = Client::connect(addr, None).await;
-    let hotseat =
-        || ClientMsg::Hotseat { game: GameKind::Xiangqi, options: String::new(), clock: tc(0, 0) };
+    let hotseat = || common::untimed_hotseat(GameKind::Xiangqi);
     c.send(hotseat()).await;
     c.started().await;
     c.send(ClientMsg::PlayAi {
@@ -90,6 +89,7 @@ async fn games_played_alone_are_limited_per_user() {
         clock: tc(0, 0),
         level: 1,
         seat: Some(cannonade_wire::Seat::First),
+        fen: None,
     })
     .await;
     c.started().await;
@@ -109,7 +109,12 @@ async fn long_options_are_refused_everywhere() {
     let mut c = Client::connect(addr, None).await;
     let options = "x".repeat(cannonade_games::spec::MAX_OPTIONS_CHARS + 1);
     for msg in [
-        ClientMsg::Hotseat { game: GameKind::Xiangqi, options: options.clone(), clock: tc(0, 0) },
+        ClientMsg::Hotseat {
+            game: GameKind::Xiangqi,
+            options: options.clone(),
+            clock: tc(0, 0),
+            fen: None,
+        },
         ClientMsg::Seek {
             game: GameKind::Xiangqi,
             options: options.clone(),
@@ -130,6 +135,7 @@ async fn long_options_are_refused_everywhere() {
             clock: tc(0, 0),
             level: 1,
             seat: None,
+            fen: None,
         },
     ] {
         c.send(msg).await;
@@ -181,8 +187,7 @@ async fn untimed_games_nobody_touches_end() {
         Limits { untimed_idle: std::time::Duration::from_millis(400), ..Limits::default() };
     let (addr, _app) = server(cannonade_server::Config { limits, ..config() }).await;
     let mut c = Client::connect(addr, None).await;
-    c.send(ClientMsg::Hotseat { game: GameKind::Xiangqi, options: String::new(), clock: tc(0, 0) })
-        .await;
+    c.send(common::untimed_hotseat(GameKind::Xiangqi)).await;
     let (game, _) = c.started().await;
     c.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
     c.snapshot().await;
@@ -194,6 +199,7 @@ async fn untimed_games_nobody_touches_end() {
         game: GameKind::Xiangqi,
         options: String::new(),
         clock: tc(60_000, 0),
+        fen: None,
     })
     .await;
     let (timed, _) = c.started().await;

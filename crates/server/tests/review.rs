@@ -44,7 +44,7 @@ async fn done(app: &App, id: &str) -> Value {
 /// A hot-seat game of `kind` with `plies` moves played (each the first legal move), live.
 async fn hotseat(addr: std::net::SocketAddr, kind: GameKind, plies: u32) -> (Client, String) {
     let mut c = Client::connect(addr, None).await;
-    c.send(ClientMsg::Hotseat { game: kind, options: String::new(), clock: tc(0, 0) }).await;
+    c.send(common::untimed_hotseat(kind)).await;
     let (game, role) = c.started().await;
     assert_eq!(role, Role::Both);
     c.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
@@ -94,6 +94,7 @@ async fn a_game_against_the_engine_is_reviewed_when_it_ends() {
         level: 1,
         seat: Some(cannonade_wire::Seat::First),
         clock: tc(0, 0),
+        fen: None,
     })
     .await;
     let (game, _) = c.started().await;

@@ -65,8 +65,7 @@ async fn a_flood_is_rate_limited_with_errors() {
 async fn hotseat_moves_are_checked_and_versioned() {
     let (addr, _) = server(config()).await;
     let mut c = Client::connect(addr, None).await;
-    c.send(ClientMsg::Hotseat { game: GameKind::Xiangqi, options: String::new(), clock: tc(0, 0) })
-        .await;
+    c.send(common::untimed_hotseat(GameKind::Xiangqi)).await;
     let (game, role) = c.started().await;
     assert_eq!(role, Role::Both);
     c.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
@@ -369,6 +368,7 @@ async fn the_engine_answers_a_move() {
         clock: tc(0, 0),
         level: 2,
         seat: Some(cannonade_wire::Seat::First),
+        fen: None,
     })
     .await;
     let (game, role) = c.started().await;
@@ -396,6 +396,7 @@ async fn the_engine_pauses_like_a_person_before_answering() {
             clock: tc(0, 0),
             level: 1,
             seat: Some(cannonade_wire::Seat::First),
+            fen: None,
         })
         .await;
         let (game, _) = c.started().await;
@@ -425,6 +426,7 @@ async fn ai_levels_are_the_engine_s_one_to_ten() {
         clock: tc(0, 0),
         level,
         seat: Some(cannonade_wire::Seat::Second),
+        fen: None,
     };
     for level in [0, 11] {
         c.send(play(level)).await;
@@ -532,6 +534,7 @@ async fn the_engine_plays_banqi_flips_through_the_dealer() {
         clock,
         level: 1,
         seat: Some(cannonade_wire::Seat::First),
+        fen: None,
     })
     .await;
     let (game, _) = c.started().await;
@@ -551,8 +554,12 @@ async fn the_engine_plays_banqi_flips_through_the_dealer() {
 async fn the_commander_tactical_game_is_an_option_with_a_fifteen_minute_game_timer() {
     let (addr, _) = server(config()).await;
     let mut c = Client::connect(addr, None).await;
-    let hotseat =
-        |game, options: &str, clock| ClientMsg::Hotseat { game, options: options.into(), clock };
+    let hotseat = |game, options: &str, clock| ClientMsg::Hotseat {
+        game,
+        options: options.into(),
+        clock,
+        fen: None,
+    };
     // A scored format is Commander Chess's, and is played with clocks.
     c.send(hotseat(GameKind::Commander, "format=tactical", tc(0, 0))).await;
     assert_eq!(c.error().await.0, ErrorCode::Invalid);

@@ -77,6 +77,10 @@ pub enum ClientMsg {
         /// The human's seat; `null` for a random one.
         #[serde(default)]
         seat: Option<crate::Seat>,
+        /// A start position in the game's notation (the board editor's); absent: the
+        /// game's own. Not for Banqi, whose games start face down from a fair deal.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fen: Option<String>,
     },
     /// Start a hot-seat game: this client holds both seats.
     Hotseat {
@@ -87,6 +91,9 @@ pub enum ClientMsg {
         options: String,
         /// The clock.
         clock: TimeControl,
+        /// A start position, as for `play_ai`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fen: Option<String>,
     },
     /// Join a game's stream as its player (if the session holds a seat) or a spectator.
     /// `since` is the last event version the client has: it gets the missing events, or a

@@ -9,6 +9,8 @@ import { muted, setMuted, play, played } from './sound.js';
 import { t, LANGS, lang, setLang, translateDom, loadLang } from './i18n.js';
 import { accountControl } from './account.js';
 import { yourTurn } from './turns.js';
+import { AnalysisBoard } from './analysis.js';
+import { BoardEditor } from './editor.js';
 
 /** @typedef {import('./types.js').ServerMsg} ServerMsg */
 /** @typedef {import('./types.js').GameKind} GameKind */
@@ -17,7 +19,7 @@ import { yourTurn } from './turns.js';
 
 const net = new Net(socketUrl());
 // A handle for tests and for people debugging in the console.
-window.cannonade = { net, game: null, sounds: played };
+window.cannonade = { net, game: null, analysis: null, sounds: played };
 // The language's catalogue comes next: every text below is read from it.
 await loadLang();
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));
@@ -356,7 +358,8 @@ function route() {
   // The server also serves the page at /game/ID (links it hands out).
   const game = /^\/game\/([\w-]+)/.exec(hash) ?? (hash === '/' ? /^\/game\/([\w-]+)/.exec(location.pathname) : null);
   // A profile is no screen of the header's: nothing is marked there.
-  const here = profile && hash === '/' ? null : '#' + hash;
+  // The analysis board's address carries its game and line: its link is marked for any.
+  const here = profile && hash === '/' ? null : hash.startsWith('/analysis') || hash.startsWith('/editor') ? '#/analysis' : '#' + hash;
   for (const a of document.querySelectorAll('nav a')) a.classList.toggle('here', a.getAttribute('href') === here);
   if (game) {
     const view = new GameView(main, net, game[1]);
@@ -369,6 +372,15 @@ function route() {
     const view = lobbyScreen(main, net, lobby, mySeeks, () => inviteLink, copyButton, toast);
     refreshLobby = view.refresh;
     screen = { destroy: () => { view.destroy(); refreshLobby = () => {}; } };
+  }
+  else if (hash.startsWith('/analysis')) {
+    const view = new AnalysisBoard(main, net, hash.replace(/^\/analysis\/?/, ''));
+    screen = { destroy: () => { view.destroy(); window.cannonade.analysis = null; } };
+    window.cannonade.analysis = view;
+  }
+  else if (hash.startsWith('/editor')) {
+    const view = new BoardEditor(main, net, hash.replace(/^\/editor\/?/, ''));
+    screen = { destroy: () => view.destroy() };
   }
   else if (hash === '/live') screen = liveScreen();
   else if (hash === '/past') screen = pastScreen();

@@ -54,6 +54,8 @@ export class Board {
     this.premove = null;
     /** How many move animations have run (the tests read it). */
     this.animations = 0;
+    /** @type {((sq: string) => void)|null} a click on a square goes here instead (the board editor) */
+    this.onSquare = null;
     this.svg = el('svg', { class: 'board', role: 'group' });
     host.appendChild(this.svg);
     this.picker = document.createElement('div');
@@ -206,6 +208,7 @@ export class Board {
   click(sq) {
     const st = this.state;
     if (!st) return;
+    if (this.onSquare) return this.onSquare(sq);
     if (!st.legal) return this.premoveClick(sq);
     this.picker.hidden = true;
     if (this.path.length === 1 && this.path[0] === sq) {

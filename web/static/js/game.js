@@ -7,6 +7,7 @@ import { t, pieceName } from './i18n.js';
 import { pieceIcon } from './pieces.js';
 import { ChatPanel } from './chat.js';
 import { GameReview, MARKS, judgementName } from './review.js';
+import { analysisLink } from './analysis.js';
 import { h, rememberGame, seatName, seatColour, resultText, download, prefs, gameName, profileLink, ratingText } from './ui.js';
 
 /** @typedef {import('./types.js').Snapshot} Snapshot */
@@ -752,6 +753,9 @@ export class GameView {
     }
     if (s.you === 'spectator' && this.score) items.push(h('p', { class: 'score' }, t('spect.score', { hits: this.score.hits, total: this.score.total })));
     if (s.seed) items.push(h('p', { class: 'seed' }, t('end.seed', { seed: s.seed }) + (s.commitment ? ` (${t('end.commitment')} ${s.commitment.slice(0, 16)}…)` : '')));
+    // The analysis board from the shown position, the game's line kept after it.
+    const moves = s.moves.map((m) => m.mv);
+    items.push(h('a', { class: 'button secondary analyse', href: analysisLink(s.kind, { options: s.options, moves, ply: this.viewPly ?? moves.length }) }, t('analysis.open')));
     box.replaceChildren(...items);
   }
 

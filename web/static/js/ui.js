@@ -189,3 +189,25 @@ export function speedName(speed) {
   const names = { bullet: t('speed.bullet'), blitz: t('speed.blitz'), rapid: t('speed.rapid'), classical: t('speed.classical'), correspondence: t('speed.correspondence') };
   return names[/** @type {keyof typeof names} */ (speed)] ?? speed;
 }
+
+/**
+ * A screen of one game whose address names the game and its settings after the screen's
+ * name (`#/analysis/xiangqi?options=…&fen=…`): the analysis board and the board editor.
+ */
+export class GameScreen {
+  /**
+   * @param {HTMLElement} root
+   * @param {import('./net.js').Net} net
+   * @param {string} path the address after the screen's name
+   */
+  constructor(root, net, path) {
+    this.root = root;
+    this.net = net;
+    const [name, query] = path.split('?');
+    /** @type {GameKind} the game named (Xiangqi when the page knows none by that name) */
+    this.kind = GAMES.includes(/** @type {GameKind} */ (name)) ? /** @type {GameKind} */ (name) : 'xiangqi';
+    this.query = new URLSearchParams(query ?? '');
+    /** the rule options */
+    this.options = this.query.get('options') ?? '';
+  }
+}

@@ -265,12 +265,19 @@ pub struct GameSpec {
     pub rated: bool,
     /// The seats, first seat first.
     pub seats: [SeatSpec; 2],
+    /// A start position in the game's notation (the board editor's), `None` for the
+    /// game's own.
+    pub start: Option<String>,
 }
 
 /// Creates a game: checks the settings, draws a Banqi seed, stores the game, starts its
 /// actor and tells both players' sockets. Returns the game id.
 pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusal> {
     let (start, options) = check_settings(spec.kind, &spec.options, spec.clock, spec.rated)?;
+    let start = match &spec.start {
+        Some(fen) => crate::lobby::custom_start(&options, fen, spec.rated)?,
+        None => start,
+    };
     let seed = match &start {
         AnyGame::Banqi(_) => Some(DealSeed::random().map_err(|e| {
             (ErrorCode::Storage, incident::logged("no random seed for the deal", e))

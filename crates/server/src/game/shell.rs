@@ -658,6 +658,9 @@ impl Shell {
             clock: setup.tc,
             rated: setup.rated,
             seats: [seat(&setup.players[1]), seat(&setup.players[0])],
+            // The same start again (a Banqi game is dealt anew from its own).
+            start: (setup.spec.kind() != cannonade_games::GameKind::Banqi)
+                .then(|| setup.start.fen()),
         };
         let game = start_game(&self.app, spec).await?;
         let decision = self.room.decide(&Command::RematchCreated { game })?;

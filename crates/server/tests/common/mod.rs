@@ -212,6 +212,11 @@ pub async fn upgrade(
     }
 }
 
+/// An untimed hot-seat game of `game` from its own start.
+pub fn untimed_hotseat(game: cannonade_games::GameKind) -> ClientMsg {
+    ClientMsg::Hotseat { game, options: String::new(), clock: tc(0, 0), fen: None }
+}
+
 pub fn tc(initial_ms: u64, increment_ms: u64) -> cannonade_wire::TimeControl {
     cannonade_wire::TimeControl::fischer(initial_ms, increment_ms)
 }
