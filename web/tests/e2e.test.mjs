@@ -197,7 +197,7 @@ test('online: two players and a spectator who proposes; players never see propos
     for (const p of [alice, bob]) {
       assert.equal(await p.locator('.spectate:not([hidden])').count(), 0, 'no proposal box for players');
       assert.equal(await p.locator('.tally, .reveal, .my-proposal').count(), 0, 'no tallies for players');
-      assert.equal(await p.locator('.review-crowd, .review-crowd-you, .review-crowd-ply').count(), 0, 'no crowd summary while the game runs');
+      assert.equal(await p.locator('.review-crowd, .review-crowd-you, .review-crowd-ply, .crowd-judged').count(), 0, 'no crowd summary while the game runs');
     }
   };
   for (let n = 0; n < 6; n++) {
@@ -213,6 +213,9 @@ test('online: two players and a spectator who proposes; players never see propos
   }
   await carol.locator('.reveal').waitFor();
   await carol.locator('.score').waitFor();
+  // The engine's word on the plies already played, with the last move's ply in words.
+  await carol.locator('.spectate .crowd-judged').waitFor();
+  await carol.locator('.spectate .review-crowd-ply').waitFor();
   await shot(carol, 'e2e-spectator-phone');
   await noProposals();
   await shot(alice, 'e2e-online-player');

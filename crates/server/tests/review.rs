@@ -8,7 +8,7 @@ use axum::http::StatusCode;
 use cannonade_games::GameKind;
 use cannonade_server::Config;
 use cannonade_server::engines::Priority;
-use cannonade_wire::{ClientMsg, Role};
+use cannonade_wire::{ClientMsg, Role, ServerMsg};
 use common::{Client, account, config, server, tc};
 use serde_json::Value;
 use std::sync::Arc;
@@ -300,15 +300,7 @@ async fn reviews_go_to_a_worker_through_redis() {
 async fn the_crowds_favourite_is_valued_against_the_move_played() {
     let (addr, app) = server(fast()).await;
     let (mut a, mut b, game) = common::pair(addr, GameKind::Xiangqi, tc(0, 0)).await;
-    let mut spectators = Vec::new();
-    for mv in ["b2e2", "b2e2", "h2e2"] {
-        let mut s = Client::connect(addr, None).await;
-        s.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
-        s.snapshot().await;
-        s.send(ClientMsg::Propose { game: game.clone(), ply: 0, mv: mv.into() }).await;
-        s.until("ack", |m| matches!(m, cannonade_wire::ServerMsg::ProposalOk { .. })).await;
-        spectators.push(s);
-    }
+    let spectators = three_propose(addr, &game).await;
     a.send(ClientMsg::Move { game: game.clone(), ply: 0, mv: "h2e2".into() }).await;
     b.moved().await;
     b.send(ClientMsg::Resign { game: game.clone() }).await;
@@ -333,4 +325,58 @@ async fn the_crowds_favourite_is_valued_against_the_move_played() {
     assert_eq!(scores[&spectators[2].user_id], serde_json::json!({ "good": 1, "of": 1 }));
     let b2e2 = &scores[&spectators[0].user_id];
     assert_eq!((&b2e2["of"], &b2e2["good"]), (&1.into(), &u64::from(p["as_good"] == true).into()));
+}
+
+/// Three spectators watch `game` and propose for its first ply: two the central cannon from
+/// the left, one from the right (the move the tests then play).
+async fn three_propose(addr: std::net::SocketAddr, game: &str) -> Vec<Client> {
+    let mut spectators = Vec::new();
+    for mv in ["b2e2", "b2e2", "h2e2"] {
+        let mut s = Client::connect(addr, None).await;
+        s.send(ClientMsg::Watch { game: game.to_string(), since: None }).await;
+        s.snapshot().await;
+        s.send(ClientMsg::Propose { game: game.to_string(), ply: 0, mv: mv.into() }).await;
+        s.until("ack", |m| matches!(m, ServerMsg::ProposalOk { .. })).await;
+        spectators.push(s);
+    }
+    spectators
+}
+
+/// While the game goes on, spectators hear the engine's judgement of each ply they proposed
+/// on once it is played (never of the open ply), a spectator who joins later gets those
+/// judged so far in the snapshot, and players hear none of it.
+#[tokio::test]
+async fn spectators_hear_the_crowd_judged_for_plies_already_played() {
+    let (addr, _app) = server(fast()).await;
+    let (mut a, mut b, game) = common::pair(addr, GameKind::Xiangqi, tc(0, 0)).await;
+    let mut spectators = three_propose(addr, &game).await;
+    // Nothing is judged of the open ply, however long it stays open.
+    assert!(
+        !spectators[0].drain(300).await.iter().any(|m| matches!(m, ServerMsg::CrowdJudged { .. }))
+    );
+    a.send(ClientMsg::Move { game: game.clone(), ply: 0, mv: "h2e2".into() }).await;
+    b.moved().await;
+    let judged = match spectators[0]
+        .until("the judgement", |m| matches!(m, ServerMsg::CrowdJudged { .. }))
+        .await
+    {
+        ServerMsg::CrowdJudged { judged, .. } => judged,
+        _ => unreachable!(),
+    };
+    assert_eq!((judged.ply, judged.seat), (0, 0));
+    assert_eq!((judged.favourite.as_str(), judged.votes, judged.proposers), ("b2e2", 2, 3));
+    assert_eq!(judged.favourite_display, "C8=5");
+    // A spectator who joins now finds it in the snapshot.
+    let mut late = Client::connect(addr, None).await;
+    late.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    let snap = late.snapshot().await;
+    assert_eq!(snap.crowd_judged, vec![judged]);
+    // Players hear nothing of it, live or on joining again.
+    for player in [&mut a, &mut b] {
+        let frames = player.drain(300).await;
+        assert!(!frames.iter().any(|m| matches!(m, ServerMsg::CrowdJudged { .. })), "{frames:?}");
+        player.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+        assert!(player.snapshot().await.crowd_judged.is_empty());
+        assert!(player.frames.iter().all(|f| !f.contains("crowd_judged")));
+    }
 }

@@ -90,3 +90,30 @@ pub enum AnalysisStatus {
     /// the position has no move.
     Done,
 }
+
+/// One ply where spectators proposed, against the engine: values are the mover's. In a
+/// finished game's review, and to spectators while the game goes on, for each ply once
+/// played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CrowdPly {
+    /// Index of the move in the game.
+    pub ply: usize,
+    /// The seat that played it: 0 first, 1 second.
+    pub seat: usize,
+    /// The crowd's favourite (as proposed, engine notation).
+    pub favourite: String,
+    /// The favourite as people read it (WXF in Xiangqi).
+    pub favourite_display: String,
+    /// How many proposed it.
+    pub votes: usize,
+    /// How many proposed anything.
+    pub proposers: usize,
+    /// The mover's value of the favourite.
+    pub favourite_value: LineValue,
+    /// The mover's value of the move played.
+    pub played_value: LineValue,
+    /// The mover's value of the best move.
+    pub best_value: LineValue,
+    /// Whether the favourite was as good as the move played, or better.
+    pub as_good: bool,
+}

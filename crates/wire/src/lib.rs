@@ -31,8 +31,8 @@ mod server;
 mod session_cookie;
 
 pub use analysis::{
-    AnalysedPosition, AnalysisStatus, EngineLine, LineMove, LineValue, MAX_ANALYSIS_MOVES,
-    PositionRequest,
+    AnalysedPosition, AnalysisStatus, CrowdPly, EngineLine, LineMove, LineValue,
+    MAX_ANALYSIS_MOVES, PositionRequest,
 };
 pub use client::ClientMsg;
 pub use common::{

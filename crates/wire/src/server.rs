@@ -1,6 +1,6 @@
 //! Messages from the server to a client.
 
-use crate::analysis::{AnalysisStatus, EngineLine};
+use crate::analysis::{AnalysisStatus, CrowdPly, EngineLine};
 use crate::common::{
     ClockState, CrowdRecord, ErrorCode, GameResult, LegalMove, MoveInfo, OfferKind, PlayerInfo,
     RatingRange, Role, Room, Seat, TimeControl, UserInfo,
@@ -142,6 +142,10 @@ pub struct Snapshot {
     pub chat: Vec<ChatLine>,
     /// The crowd's record: for spectators always, for players after the end.
     pub crowd: Option<CrowdRecord>,
+    /// Spectators only: the plies already played whose crowd favourite the engine has
+    /// judged so far (see [`ServerMsg::CrowdJudged`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub crowd_judged: Vec<CrowdPly>,
     /// The rematch game, once agreed.
     pub rematch: Option<String>,
 }
@@ -329,6 +333,14 @@ pub enum ServerMsg {
         held: bool,
         /// What happened, for people.
         message: String,
+    },
+    /// Spectators only, while the game goes on: the crowd's favourite of a ply already
+    /// played, valued by the engine against the move played (the open ply never).
+    CrowdJudged {
+        /// The game id.
+        game: String,
+        /// The judgement.
+        judged: CrowdPly,
     },
     /// The analysis board: where the analysis `id` of this socket stands and, once an
     /// engine runs, its best lines at the depth reached (best first). Sent when the analysis

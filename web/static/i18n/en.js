@@ -389,4 +389,5 @@ export default {
   'editor.start': 'Start position',
   'editor.clear': 'Clear board',
   'editor.erase': 'Remove a piece',
+  'spect.judged': 'The engine on the crowd so far: its favourite was as good as the move played, or better, on {found} of {of} moves.',
 };

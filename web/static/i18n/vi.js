@@ -389,4 +389,5 @@ export default {
   'editor.start': 'Thế cờ ban đầu',
   'editor.clear': 'Xóa bàn cờ',
   'editor.erase': 'Bỏ một quân',
+  'spect.judged': 'Máy chấm khán giả đến giờ: nước được chọn nhiều nhất tốt ngang hoặc hơn nước đã đi ở {found} trên {of} nước.',
 };

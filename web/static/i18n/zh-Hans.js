@@ -396,4 +396,5 @@ export default {
   'editor.start': '初始局面',
   'editor.clear': '清空棋盘',
   'editor.erase': '移除棋子',
+  'spect.judged': '引擎对观众的评判：到目前为止，观众最看好的着法在 {of} 步中有 {found} 步不逊于实战着法。',
 };

@@ -402,4 +402,5 @@ export default {
   'editor.start': '初始局面',
   'editor.clear': '清空棋盤',
   'editor.erase': '移除棋子',
+  'spect.judged': '引擎對觀眾的評判：到目前為止，觀眾最看好的著法在 {of} 步中有 {found} 步不遜於實戰著法。',
 };

@@ -6,7 +6,7 @@ import { play } from './sound.js';
 import { t, pieceName } from './i18n.js';
 import { pieceIcon } from './pieces.js';
 import { ChatPanel } from './chat.js';
-import { GameReview, MARKS, judgementName } from './review.js';
+import { GameReview, MARKS, judgementName, evalText } from './review.js';
 import { analysisLink } from './analysis.js';
 import { h, rememberGame, seatName, seatColour, resultText, download, prefs, gameName, profileLink, ratingText } from './ui.js';
 
@@ -204,6 +204,13 @@ export class GameView {
       case 'proposal_ok':
         this.proposal = m.mv;
         this.renderSpectate();
+        break;
+      case 'crowd_judged':
+        // Spectators: the engine's word on a ply already played.
+        if (this.snap) {
+          this.snap.crowd_judged = [...(this.snap.crowd_judged ?? []).filter((j) => j.ply !== m.judged.ply), m.judged];
+          this.renderSpectate();
+        }
         break;
       case 'tally':
         this.tally = m.counts;
@@ -732,6 +739,19 @@ export class GameView {
     if (this.revealText) items.push(h('p', { class: 'reveal' }, this.revealText));
     if (this.score) items.push(h('p', { class: 'score' }, t('spect.score', { hits: this.score.hits, total: this.score.total })));
     if (s.crowd) items.push(h('p', { class: 'crowd' }, crowdText(s)));
+    // The engine's word on the crowd's favourites of the plies played (a ply taken back is
+    // no longer one), and on the shown move's ply.
+    const judged = (s.crowd_judged ?? []).filter((j) => j.ply < s.moves.length);
+    if (judged.length) {
+      const found = judged.filter((j) => j.as_good).length;
+      items.push(h('p', { class: 'crowd-judged' }, t('spect.judged', { found, of: judged.length })));
+      const here = judged.find((j) => j.ply === (this.viewPly ?? s.moves.length) - 1);
+      if (here) {
+        const key = here.as_good ? 'review.crowd_ply_good' : 'review.crowd_ply_worse';
+        items.push(h('p', { class: `review-crowd-ply ${here.as_good ? 'good' : 'worse'}` },
+          t(key, { move: here.favourite_display || here.favourite, votes: here.votes, n: here.proposers, value: evalText(here.favourite_value, here.seat) })));
+      }
+    }
     box.replaceChildren(...items);
   }
 

@@ -82,6 +82,8 @@
  * @property {number} spectators
  * @property {ChatLine[]} chat
  * @property {CrowdRecord|null} crowd
+ * @property {CrowdPly[]} [crowd_judged] spectators: plies already played whose crowd
+ *   favourite the engine judged (never the open ply)
  * @property {string|null} rematch
  */
 /**
@@ -126,6 +128,7 @@
  *   | {t: 'tally', game: string, ply: number, counts: TallyEntry[]}
  *   | {t: 'score', game: string, hits: number, total: number}
  *   | {t: 'held', game: string, held: boolean, message: string}
+ *   | {t: 'crowd_judged', game: string, judged: CrowdPly}
  *   | AnalysisMsg} ServerMsg
  */
 /**

@@ -30,6 +30,8 @@ pub enum ReviewError {
     Replay(usize, GameError),
     /// The stop flag was set.
     Stopped,
+    /// The record has no move of this index.
+    NoSuchMove(usize),
 }
 
 impl std::fmt::Display for ReviewError {
@@ -37,6 +39,7 @@ impl std::fmt::Display for ReviewError {
         match self {
             ReviewError::Replay(ply, e) => write!(f, "move {} does not replay: {e}", ply + 1),
             ReviewError::Stopped => write!(f, "the review was stopped"),
+            ReviewError::NoSuchMove(i) => write!(f, "the game has no move {}", i + 1),
         }
     }
 }
@@ -253,6 +256,8 @@ pub struct Reviewer {
     scale: Scale,
     options: ReviewOptions,
     moves: Vec<cannonade_games::PlayedMove>,
+    /// The index of the first move reviewed (those before are replayed, not searched).
+    first: usize,
     at: AnyRecord,
     here: Option<(i32, Option<AnyResult>)>,
     plies: Vec<PlyReview>,
@@ -270,6 +275,7 @@ impl Reviewer {
             scale: Scale::of(kind),
             options,
             moves: public.moves(),
+            first: 0,
             at,
             here: None,
             plies: Vec::new(),
@@ -278,12 +284,12 @@ impl Reviewer {
 
     /// Moves reviewed and moves in all.
     pub fn progress(&self) -> (usize, usize) {
-        (self.plies.len(), self.moves.len())
+        (self.first + self.plies.len(), self.moves.len())
     }
 
     /// Whether every move is reviewed.
     pub fn done(&self) -> bool {
-        self.plies.len() == self.moves.len()
+        self.first + self.plies.len() >= self.moves.len()
     }
 
     /// Reviews the next move with `engine` at full strength (its level is restored after).
@@ -301,7 +307,7 @@ impl Reviewer {
     }
 
     fn next_ply(&mut self, walk: &mut Walk<'_>) -> Result<(), ReviewError> {
-        let i = self.plies.len();
+        let i = self.first + self.plies.len();
         let Some(mv) = self.moves.get(i) else { return Ok(()) };
         let (score, result) = match self.here.take() {
             Some(here) => here,
@@ -389,6 +395,28 @@ pub fn review(
         reviewer.step(engine, stop)?;
     }
     Ok(reviewer.finish())
+}
+
+/// The review of move `i` of `record` alone, as [`review`] would write it: the moves before
+/// are replayed, not searched. The crowd's judgement of a ply while the game goes on
+/// (docs/analysis.md) reviews the ply just played this way.
+pub fn review_move(
+    record: &AnyRecord,
+    options: &ReviewOptions,
+    i: usize,
+    engine: &mut Engine,
+    stop: &AtomicBool,
+) -> Result<PlyReview, ReviewError> {
+    let mut reviewer = Reviewer::new(record, options.clone())?;
+    if i >= reviewer.moves.len() {
+        return Err(ReviewError::NoSuchMove(i));
+    }
+    for (k, mv) in reviewer.moves[..i].iter().enumerate() {
+        reviewer.at.play_text_past_end(&mv.text).map_err(|e| ReviewError::Replay(k, e))?;
+    }
+    reviewer.first = i;
+    reviewer.step(engine, stop)?;
+    reviewer.plies.pop().ok_or(ReviewError::NoSuchMove(i))
 }
 
 #[cfg(test)]

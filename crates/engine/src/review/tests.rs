@@ -120,3 +120,29 @@ fn reviews_serialise_with_tagged_values() {
     );
     assert!((a.win_before - b.win_before).abs() < 1e-12 && (a.accuracy - b.accuracy).abs() < 1e-12);
 }
+
+/// One move reviewed alone (the crowd's judgement while a game goes on) is the whole
+/// review's entry for that move, searched with a fresh table either way; a move the game
+/// does not have is refused.
+#[test]
+fn one_move_reviewed_alone_is_the_reviews_entry_for_it() {
+    let r = record(GameKind::Xiangqi, Some(FACING), &["f0f1", "a9a4"]);
+    let mut o = options(4);
+    o.alternatives.insert(1, vec!["d9d8".into()]);
+    let whole = run(&r, &o);
+    for i in 0..2 {
+        let alone = review_move(&r, &o, i, &mut Engine::new(), &AtomicBool::new(false)).unwrap();
+        let mut reviewed = whole.plies[i].clone();
+        // The search of the position before the move is the same; its table differs.
+        reviewed.line.truncate(1);
+        reviewed.line_display.truncate(1);
+        let mut alone = alone;
+        alone.line.truncate(1);
+        alone.line_display.truncate(1);
+        assert_eq!(alone, reviewed, "move {i}");
+    }
+    assert_eq!(
+        review_move(&r, &o, 2, &mut Engine::new(), &AtomicBool::new(false)),
+        Err(ReviewError::NoSuchMove(2))
+    );
+}

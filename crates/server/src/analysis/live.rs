@@ -13,7 +13,7 @@ use cannonade_core::Next;
 use cannonade_engine::review::judge::Eval;
 use cannonade_engine::{AnyProgress, Level};
 use cannonade_games::{AnyGame, AnyRecord};
-use cannonade_wire::{AnalysisStatus, EngineLine, LegalMove, LineMove, LineValue, ServerMsg};
+use cannonade_wire::{AnalysisStatus, EngineLine, LegalMove, LineMove, ServerMsg};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -248,10 +248,7 @@ fn engine_line(position: &AnyGame, p: &AnyProgress) -> EngineLine {
         }
     }
     let squares = moves.first().map(|m| LegalMove::from_text(m.mv.clone()).squares);
-    let value = match Eval::from_score(p.score) {
-        Eval::Cp(c) => LineValue::Cp(c),
-        Eval::Mate(m) => LineValue::Mate(m),
-    };
+    let value = crate::reviews::crowd::line_value(Eval::from_score(p.score));
     EngineLine { value, moves, squares: squares.unwrap_or_default() }
 }
 

@@ -333,8 +333,10 @@ impl Relay {
             // The engine runs on the owner, and so do a proposal's store write and answer; a
             // relay has no lease to lose, and the owner is the one that counts followers.
             // `game::positions` asks only a game's actor and reads the store for a relayed game
-            // (a dropped reply sends it there too). So do a chat line's store write and answer.
+            // (a dropped reply sends it there too). So do a chat line's store write and answer,
+            // and the engine's judgement of a ply's crowd.
             Cmd::Ai { .. }
+            | Cmd::CrowdJudged { .. }
             | Cmd::Proposed { .. }
             | Cmd::Chatted { .. }
             | Cmd::Lost

@@ -190,6 +190,14 @@ pub enum Cmd {
         /// The store's answer.
         stored: Result<(), (Conn, cannonade_store::StoreError)>,
     },
+    /// The crowd's favourite of ply `judged.ply` valued by the engine (spectators only).
+    CrowdJudged {
+        /// The move the judged ply ended with: a judgement of a ply taken back since is
+        /// dropped.
+        played: String,
+        /// The judgement.
+        judged: cannonade_wire::CrowdPly,
+    },
     /// The engine's move for ply `ply`.
     Ai {
         /// The ply searched.

@@ -19,6 +19,7 @@ use crate::archive::stored::StoredEvent;
 use crate::lock::lock;
 use crate::rating::{PROVISIONAL_RD, Rating, Speed};
 use crate::refusal::Refusal;
+use crate::reviews::live_crowd;
 use crate::state::{App, Conn, Frame, Out};
 use cannonade_banqi::DealSeed;
 use cannonade_engine::{Clock as EngineClock, Level, Limits, Pacing};
@@ -109,6 +110,9 @@ pub struct Shell {
     self_tx: Option<mpsc::WeakSender<Cmd>>,
     /// This node lost the game's lease: the shell ends after the current command.
     handed_over: bool,
+    /// The plies whose crowd favourite the engine judged while the game went on, for
+    /// spectators who join later.
+    crowd_judged: Vec<cannonade_wire::CrowdPly>,
 }
 
 fn parse_result(text: &Option<String>) -> Option<cannonade_wire::GameResult> {
@@ -258,6 +262,7 @@ impl Shell {
             touched: Instant::now(),
             self_tx: None,
             handed_over: false,
+            crowd_judged: Vec::new(),
         };
         shell.refresh_legal();
         Ok(shell)
@@ -387,6 +392,7 @@ impl Shell {
                     self.tell_chat(line, stored);
                 }
             }
+            Cmd::CrowdJudged { played, judged } => self.crowd_judged(&played, judged),
             Cmd::Ai { ply, mv } => {
                 self.ai_busy = false;
                 let at = self.now();
@@ -616,6 +622,12 @@ impl Shell {
                     (serde_json::to_string(r).unwrap_or_else(|_| "null".into()), scores.clone())
                 });
                 self.broadcast(&frame, reveal);
+                self.judge_crowd();
+            }
+            StoredEvent::TakenBack { .. } => {
+                let moves = self.room.moves().len();
+                self.crowd_judged.retain(|j| j.ply < moves);
+                self.broadcast(&frame, None);
             }
             StoredEvent::Ended { .. } => {
                 self.ai_stop.store(true, Relaxed);
@@ -640,6 +652,35 @@ impl Shell {
             }
             _ => self.broadcast(&frame, None),
         }
+    }
+
+    /// Has the engine judge the crowd's favourite of the ply the last move ended, when
+    /// spectators proposed on it: a background job whose answer comes back as
+    /// [`Cmd::CrowdJudged`] (docs/analysis.md).
+    fn judge_crowd(&self) {
+        let Some((reveal, _)) = self.room.last_reveal() else { return };
+        let Some(ask) = live_crowd::Ask::of(reveal, self.room.record()) else { return };
+        let Some(tx) = self.self_tx.as_ref().and_then(|w| w.upgrade()) else { return };
+        let engines = self.app.engines.clone();
+        let depth = self.app.config.review_depth;
+        let game = self.id().to_string();
+        tokio::spawn(async move {
+            let played = ask.played.clone();
+            if let Some(judged) = live_crowd::judge(&engines, &game, depth, ask).await {
+                let _ = tx.send(Cmd::CrowdJudged { played, judged }).await;
+            }
+        });
+    }
+
+    /// Tells spectators the engine's judgement of a ply's crowd, unless the ply was taken
+    /// back meanwhile.
+    fn crowd_judged(&mut self, played: &str, judged: cannonade_wire::CrowdPly) {
+        if self.room.moves().get(judged.ply).is_none_or(|m| m.mv != played) {
+            return;
+        }
+        let msg = ServerMsg::CrowdJudged { game: self.id().to_string(), judged: judged.clone() };
+        self.crowd_judged.push(judged);
+        self.send_where(&Frame::from(msg.to_json()), Audience::Spectators);
     }
 
     async fn create_rematch(&mut self) -> Result<(), Refusal> {
@@ -860,6 +901,7 @@ impl Shell {
                     self.spectator_count(),
                     self.players_of(),
                     legal,
+                    &self.crowd_judged,
                 );
                 conn.send(&ServerMsg::Snapshot(Box::new(snapshot)));
             }

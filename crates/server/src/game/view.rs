@@ -102,6 +102,7 @@ pub fn snapshot(
     spectators: u32,
     players: [PlayerInfo; 2],
     legal: Option<Vec<LegalMove>>,
+    judged: &[cannonade_wire::CrowdPly],
 ) -> Snapshot {
     let setup = room.setup();
     let spectator = role == Role::Spectator;
@@ -129,6 +130,8 @@ pub fn snapshot(
         chat: room.chat().filter(|l| spectator || l.room == Room::Players).cloned().collect(),
         // Players see the crowd only once the game is over.
         crowd: (spectator || over).then(|| room.proposals().crowd()),
+        // Never to players while the game runs; after it, the review has every ply.
+        crowd_judged: if spectator { judged.to_vec() } else { Vec::new() },
         rematch: room.rematch().map(str::to_string),
     }
 }

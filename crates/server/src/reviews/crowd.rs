@@ -4,8 +4,9 @@
 //! how many of their proposals were.
 
 use crate::archive::proposals::PlyCrowd;
-use cannonade_engine::review::Review;
 use cannonade_engine::review::judge::Eval;
+use cannonade_engine::review::{PlyReview, Review};
+use cannonade_wire::LineValue;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -35,30 +36,7 @@ pub fn alternatives(crowds: &[Option<PlyCrowd>]) -> BTreeMap<usize, Vec<String>>
     out
 }
 
-/// One ply where spectators proposed, against the engine.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CrowdPly {
-    /// Index of the move in the game.
-    pub ply: usize,
-    /// The seat that played it.
-    pub seat: usize,
-    /// The crowd's favourite (as proposed, engine notation).
-    pub favourite: String,
-    /// The favourite as people read it (WXF in Xiangqi).
-    pub favourite_display: String,
-    /// How many proposed it.
-    pub votes: usize,
-    /// How many proposed anything.
-    pub proposers: usize,
-    /// The mover's value of the favourite.
-    pub favourite_value: Eval,
-    /// The mover's value of the move played.
-    pub played_value: Eval,
-    /// The mover's value of the best move.
-    pub best_value: Eval,
-    /// Whether the favourite was as good as the move played, or better.
-    pub as_good: bool,
-}
+pub use cannonade_wire::CrowdPly;
 
 /// A spectator's proposals judged by the engine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,6 +60,43 @@ pub struct CrowdReview {
 
 fn as_good(value: Eval, played: Eval) -> bool {
     value.cp() >= played.cp().saturating_sub(AS_GOOD_CP)
+}
+
+/// The crowd's favourite of one reviewed ply against the engine (`None` when the review did
+/// not value it): the same judgement for a whole game's review and, while a game goes on,
+/// for the ply just played.
+pub fn judge_ply(
+    ply: &PlyReview,
+    favourite: &str,
+    votes: usize,
+    proposers: usize,
+) -> Option<CrowdPly> {
+    let (favourite_value, favourite_display) = if favourite == ply.played {
+        (ply.played_value, ply.display.clone())
+    } else {
+        let alt = ply.alternatives.iter().find(|a| a.text == favourite)?;
+        (alt.value, alt.display.clone().unwrap_or_else(|| favourite.to_string()))
+    };
+    Some(CrowdPly {
+        ply: ply.ply,
+        seat: ply.seat,
+        favourite: favourite.to_string(),
+        favourite_display,
+        votes,
+        proposers,
+        favourite_value: line_value(favourite_value),
+        played_value: line_value(ply.played_value),
+        best_value: line_value(ply.before),
+        as_good: as_good(favourite_value, ply.played_value),
+    })
+}
+
+/// An engine value as the wire writes it (the same JSON: `{"cp":…}` or `{"mate":…}`).
+pub fn line_value(value: Eval) -> LineValue {
+    match value {
+        Eval::Cp(c) => LineValue::Cp(c),
+        Eval::Mate(m) => LineValue::Mate(m),
+    }
 }
 
 /// The crowd's showing in `review`, whose searches valued [`alternatives`]`(crowds)`;
@@ -114,21 +129,10 @@ pub fn judge(review: &Review, crowds: &[Option<PlyCrowd>]) -> Option<CrowdReview
             }
         }
         let Some((favourite, votes)) = crowd.favourite(&ply.played) else { continue };
-        let Some((favourite_value, favourite_display)) = valued(favourite) else { continue };
-        let good = as_good(favourite_value, ply.played_value);
-        out.found += usize::from(good);
-        out.plies.push(CrowdPly {
-            ply: ply.ply,
-            seat: ply.seat,
-            favourite: favourite.to_string(),
-            favourite_display,
-            votes,
-            proposers: crowd.hit.len() + crowd.others.values().map(Vec::len).sum::<usize>(),
-            favourite_value,
-            played_value: ply.played_value,
-            best_value: ply.before,
-            as_good: good,
-        });
+        let proposers = crowd.hit.len() + crowd.others.values().map(Vec::len).sum::<usize>();
+        let Some(judged) = judge_ply(ply, favourite, votes, proposers) else { continue };
+        out.found += usize::from(judged.as_good);
+        out.plies.push(judged);
     }
     anyone.then_some(out)
 }
@@ -199,14 +203,14 @@ mod tests {
         assert_eq!((p.favourite.as_str(), p.votes, p.proposers), ("a3a4", 2, 4));
         assert_eq!(
             (p.played_value, p.best_value),
-            (review.plies[0].played_value, review.plies[0].before)
+            (line_value(review.plies[0].played_value), line_value(review.plies[0].before))
         );
         let value =
             |mv: &str| review.plies[0].alternatives.iter().find(|a| a.text == mv).unwrap().value;
-        assert_eq!(p.favourite_value, value("a3a4"));
+        assert_eq!(p.favourite_value, line_value(value("a3a4")));
         // As people read it: WXF, the edge pawn forward one.
         assert_eq!(p.favourite_display, "P9+1");
-        let good = |mv: &str| value(mv).cp() >= p.played_value.cp() - AS_GOOD_CP;
+        let good = |mv: &str| value(mv).cp() >= review.plies[0].played_value.cp() - AS_GOOD_CP;
         assert_eq!(p.as_good, good("a3a4"));
         assert_eq!(judged.found, usize::from(p.as_good));
         // Who proposed the move played proposed a move as good as it; every spectator

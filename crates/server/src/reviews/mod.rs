@@ -8,6 +8,7 @@
 
 pub mod board;
 pub mod crowd;
+pub mod live_crowd;
 pub mod queue;
 
 use crate::archive::proposals::PlyCrowd;
