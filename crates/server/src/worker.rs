@@ -6,6 +6,7 @@
 //! stops answering go back to the front of the line.
 
 use crate::engines::Engines;
+use crate::reviews::Unmade;
 use crate::reviews::board::{BoardError, ReviewBoard, ReviewJob};
 use cannonade_store::{SqlStore, Store};
 use std::future::Future;
@@ -182,32 +183,18 @@ impl Taker {
 
     async fn review(&self, job: &ReviewJob) -> Outcome {
         let game = job.game.as_str();
-        match self.store.review(game).await {
-            Ok(Some(_)) => return Outcome::Done,
-            Ok(None) => {}
-            Err(e) => return Outcome::Retry(e.to_string()),
-        }
-        let (row, events) = match crate::archive::stored_in(self.store.as_ref(), game).await {
-            Ok(Some(found)) => found,
-            Ok(None) => return Outcome::Dropped("no such game".into()),
-            Err(e) => return Outcome::Retry(e),
-        };
-        if row.status != "over" {
-            return Outcome::Dropped("the game is still being played".into());
-        }
-        let record = match crate::archive::replay::record_of(&row, &events) {
-            Ok(record) => record,
-            Err(e) => return Outcome::Dropped(format!("the game does not replay: {e}")),
-        };
-        let crowds = match crate::archive::replay::crowds_of(&events) {
-            Ok(crowds) => crowds,
-            Err(e) => return Outcome::Dropped(format!("the game does not replay: {e}")),
-        };
-        let computed =
-            crate::reviews::compute(&self.engines, game, &record, &crowds, self.depth, || {}).await;
-        let review = match computed {
-            Ok(review) => review,
-            Err(e) => return Outcome::Dropped(format!("the review failed: {e}")),
+        let made = crate::reviews::review_stored(
+            self.store.as_ref(),
+            &self.engines,
+            game,
+            self.depth,
+            || {},
+        );
+        let review = match made.await {
+            Ok(Some(review)) => review,
+            Ok(None) => return Outcome::Done,
+            Err(Unmade::Retry(e)) => return Outcome::Retry(e),
+            Err(Unmade::Dropped(e)) => return Outcome::Dropped(e),
         };
         match self.store.put_review(&review).await {
             Ok(_) => {

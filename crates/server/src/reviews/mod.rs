@@ -165,7 +165,7 @@ impl Reviews {
         let added = lock(&self.queue).add(game, None, usize::MAX);
         let queued = matches!(added, Ok(Added::New(_)));
         if queued {
-            spawn(self.node.clone(), self.queue.clone(), game.to_string(), record);
+            spawn(self.node.clone(), self.queue.clone(), game.to_string());
         }
         queued
     }
@@ -178,10 +178,8 @@ impl Reviews {
             Some(Status::None) => {}
             Some(known) => return Ok(known),
         }
-        let (row, events) = crate::archive::stored_in(self.node.store.as_ref(), game)
-            .await
-            .map_err(Refused::Failed)?
-            .ok_or(Refused::NotFound)?;
+        let row = self.node.store.game(game).await.map_err(|e| Refused::Failed(e.to_string()))?;
+        let row = row.ok_or(Refused::NotFound)?;
         if row.status != "over" {
             return Err(Refused::Live);
         }
@@ -193,11 +191,10 @@ impl Reviews {
                 Added::New(state) | Added::Already(state) => Ok(Status::Pending(state)),
             };
         }
-        let record = crate::archive::replay::record_of(&row, &events).map_err(Refused::Failed)?;
         let added = lock(&self.queue).add(game, Some(user), limit).map_err(Refused::TooMany)?;
         match added {
             Added::New(state) => {
-                spawn(self.node.clone(), self.queue.clone(), game.to_string(), record);
+                spawn(self.node.clone(), self.queue.clone(), game.to_string());
                 Ok(Status::Pending(state))
             }
             Added::Already(state) => Ok(Status::Pending(state)),
@@ -254,34 +251,64 @@ impl Reviews {
 
 /// Runs a queued review: one engine job per move, then the store; the game leaves the
 /// queue once its review is stored (or failed, to be asked for again).
-fn spawn(node: Handles, queue: Arc<Mutex<ReviewQueue>>, game: String, record: AnyRecord) {
+fn spawn(node: Handles, queue: Arc<Mutex<ReviewQueue>>, game: String) {
     tokio::spawn(async move {
-        if let Err(e) = run(&node, &queue, &game, &record).await {
+        let (q, id) = (queue.clone(), game.clone());
+        let started = move || lock(&q).start(&id);
+        let made = review_stored(node.store.as_ref(), &node.engines, &game, node.depth, started);
+        let stored = match made.await {
+            Ok(Some(row)) => (node.put)(row).await.map(|_| ()),
+            Ok(None) => Ok(()),
+            Err(Unmade::Retry(e) | Unmade::Dropped(e)) => Err(e),
+        };
+        if let Err(e) = stored {
             tracing::error!(game = %game, "the review failed: {e}");
         }
         lock(&queue).finish(&game);
     });
 }
 
-async fn run(
-    node: &Handles,
-    queue: &Arc<Mutex<ReviewQueue>>,
+/// Why a stored game's review was not made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unmade {
+    /// The store failed: the review may be tried again.
+    Retry(String),
+    /// It cannot be made: no such game, a game still played, moves that do not replay.
+    Dropped(String),
+}
+
+/// The review of the stored game `game` from what the store holds (its moves and its
+/// spectators' proposals), unless one is stored already (`Ok(None)`: a review stored since
+/// it was queued, by another node or a request that crossed it, is not computed again).
+/// What a node and a worker both do with a queued review; `started` is called when the
+/// first search starts.
+pub async fn review_stored(
+    store: &dyn Store,
+    engines: &Engines,
     game: &str,
-    record: &AnyRecord,
-) -> Result<(), String> {
-    // A review stored since it was queued (by another node, or a request that crossed
-    // the end of its computation) is not computed again.
-    if node.store.review(game).await.map_err(|e| e.to_string())?.is_some() {
-        return Ok(());
+    depth: Option<u32>,
+    started: impl Fn() + Clone + Send + 'static,
+) -> Result<Option<ReviewRow>, Unmade> {
+    match store.review(game).await {
+        Ok(Some(_)) => return Ok(None),
+        Ok(None) => {}
+        Err(e) => return Err(Unmade::Retry(e.to_string())),
     }
-    let depth = node.depth;
-    let (q, id) = (queue.clone(), game.to_string());
-    let started = move || lock(&q).start(&id);
-    let events = node.store.events(game).await.map_err(|e| e.to_string())?;
-    let crowds = crate::archive::replay::crowds_of(&events)?;
-    let row = compute(&node.engines, game, record, &crowds, depth, started).await?;
-    (node.put)(row).await?;
-    Ok(())
+    let (row, events) = match crate::archive::stored_in(store, game).await {
+        Ok(Some(found)) => found,
+        Ok(None) => return Err(Unmade::Dropped("no such game".into())),
+        Err(e) => return Err(Unmade::Retry(e)),
+    };
+    if row.status != "over" {
+        return Err(Unmade::Dropped("the game is still being played".into()));
+    }
+    let replay = |e: String| Unmade::Dropped(format!("the game does not replay: {e}"));
+    let record = crate::archive::replay::record_of(&row, &events).map_err(replay)?;
+    let crowds = crate::archive::replay::crowds_of(&events).map_err(replay)?;
+    compute(engines, game, &record, &crowds, depth, started)
+        .await
+        .map(Some)
+        .map_err(|e| Unmade::Dropped(format!("the review failed: {e}")))
 }
 
 /// A review as stored and served: the engine's, and the crowd's showing when spectators
