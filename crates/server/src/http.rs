@@ -301,7 +301,7 @@ async fn metrics(State(app): State<Arc<App>>) -> Response {
 }
 
 async fn games(State(app): State<Arc<App>>) -> Response {
-    let (games, live) = crate::lobby::live_games(&app, 1000);
+    let (games, live) = crate::lobby_view::live_games(&app, 1000);
     Json(serde_json::json!({ "live": live, "games": games })).into_response()
 }
 

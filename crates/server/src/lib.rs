@@ -13,6 +13,7 @@ pub mod archive;
 mod client;
 pub mod cluster;
 mod config;
+mod conn;
 mod connections;
 pub mod engines;
 pub mod game;
@@ -22,6 +23,7 @@ mod incident;
 pub mod limits;
 pub mod listener;
 mod lobby;
+mod lobby_view;
 mod lock;
 mod metrics;
 mod profile;
@@ -120,7 +122,7 @@ pub async fn build_with(
             tick.tick().await;
             let Some(app) = lobby_app.upgrade() else { break };
             if let Some(cluster) = app.cluster() {
-                let (games, live) = lobby::local_live_games(&app, 100);
+                let (games, live) = lobby_view::local_live_games(&app, 100);
                 cluster.publish_lobby(app.lobby.public_seeks(), games, live);
             }
             app.lobby.refresh(&app);

@@ -1,15 +1,14 @@
 //! The lobby: open seeks (public ones listed, private ones reached by invite code) and the
 //! list of live games, streamed to subscribed sockets.
 
+use crate::conn::{Conn, Frame};
 use crate::ids;
 use crate::lock::lock;
 use crate::refusal::Refusal;
 use crate::seek_range::{self, Standing};
-use crate::state::{App, Conn, Frame};
 use cannonade_games::{AnyGame, GameKind};
-use cannonade_wire::{ErrorCode, GameSummary, RangeRequest, SeekInfo, ServerMsg, TimeControl};
+use cannonade_wire::{ErrorCode, RangeRequest, SeekInfo, ServerMsg, TimeControl};
 use std::sync::Mutex;
-use std::sync::atomic::Ordering::Relaxed;
 use tokio::sync::broadcast;
 
 /// A seek waiting for an opponent.
@@ -155,7 +154,7 @@ impl Lobby {
         Lobby { seeks: Mutex::new(Vec::new()), per_user, tx: broadcast::channel(1024).0 }
     }
 
-    fn publish(&self, msg: &ServerMsg) {
+    pub(crate) fn publish(&self, msg: &ServerMsg) {
         let _ = self.tx.send(Frame::from(msg.to_json()));
     }
 
@@ -265,64 +264,10 @@ impl Lobby {
     pub fn public_seeks(&self) -> Vec<SeekInfo> {
         lock(&self.seeks).iter().filter(|s| !s.private).map(|s| s.info.clone()).collect()
     }
-
-    /// The lobby: the newest [`LOBBY_SEEKS`] public seeks and the most watched live games.
-    pub fn snapshot(&self, app: &App) -> ServerMsg {
-        let mut seeks = self.public_seeks();
-        if let Some(cluster) = app.cluster() {
-            seeks.extend(cluster.remote_lobby().0);
-        }
-        // Seeks are kept in the order they came: the oldest go.
-        seeks.drain(..seeks.len().saturating_sub(LOBBY_SEEKS));
-        let (games, live) = live_games(app, 100);
-        ServerMsg::Lobby { seeks, games, live }
-    }
-
-    /// Sends the lobby to subscribers (called every few seconds while anyone listens).
-    pub fn refresh(&self, app: &App) {
-        if self.tx.receiver_count() > 0 {
-            self.publish(&self.snapshot(app));
-        }
-    }
 }
 
 impl Default for Lobby {
     fn default() -> Lobby {
         Lobby::new(crate::limits::Limits::default().seeks_per_user)
     }
-}
-
-/// Live games (of every node), most watched first, at most `limit`, and how many there are
-/// in all.
-pub fn live_games(app: &App, limit: usize) -> (Vec<GameSummary>, u32) {
-    let (mut live, mut total) = local_live_games(app, limit);
-    if let Some(cluster) = app.cluster() {
-        let (_, games, n) = cluster.remote_lobby();
-        live.extend(games);
-        total += n;
-        live.sort_by(|a, b| b.spectators.cmp(&a.spectators).then_with(|| a.id.cmp(&b.id)));
-        live.truncate(limit);
-    }
-    (live, total)
-}
-
-/// The live games this node runs, most watched first, at most `limit`, and how many.
-pub fn local_live_games(app: &App, limit: usize) -> (Vec<GameSummary>, u32) {
-    let games = lock(&app.games);
-    let mut live: Vec<GameSummary> = games
-        .iter()
-        .filter(|(_, h)| !h.summary.relayed && !h.summary.over.load(Relaxed))
-        .map(|(id, h)| GameSummary {
-            id: id.clone(),
-            game: h.summary.kind,
-            players: h.summary.names.clone(),
-            moves: h.summary.moves.load(Relaxed),
-            spectators: h.summary.spectators.load(Relaxed),
-        })
-        .collect();
-    drop(games);
-    let total = live.len() as u32;
-    live.sort_by(|a, b| b.spectators.cmp(&a.spectators).then_with(|| a.id.cmp(&b.id)));
-    live.truncate(limit);
-    (live, total)
 }

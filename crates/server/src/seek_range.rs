@@ -4,10 +4,9 @@
 
 use crate::rating::{PROVISIONAL_RD, Rating, Speed};
 use crate::refusal::Refusal;
-use crate::state::App;
 use crate::user::UserCtx;
 use cannonade_games::GameKind;
-use cannonade_store::StoreError;
+use cannonade_store::{Store, StoreError};
 use cannonade_wire::{ErrorCode, RangeRequest, RatingRange, TimeControl};
 
 /// A player's rating in one game and speed, as the lobby shows it.
@@ -29,7 +28,7 @@ impl From<Rating> for Standing {
 /// for an account not yet rated there; `None` for an anonymous player or an untimed clock,
 /// which have no rating.
 pub async fn standing(
-    app: &App,
+    store: &dyn Store,
     user: &UserCtx,
     game: GameKind,
     clock: TimeControl,
@@ -38,7 +37,7 @@ pub async fn standing(
     if !user.account {
         return Ok(None);
     }
-    let row = app.store.rating(&user.id, game.name(), speed.name()).await?;
+    let row = store.rating(&user.id, game.name(), speed.name()).await?;
     Ok(Some(Standing::from(row.as_ref().map(Rating::from).unwrap_or_default())))
 }
 

@@ -207,7 +207,7 @@ impl Socket {
         game: GameKind,
         clock: TimeControl,
     ) -> Result<Option<Standing>, Refusal> {
-        seek_range::standing(&self.app, &self.conn.user, game, clock)
+        seek_range::standing(self.app.store.as_ref(), &self.conn.user, game, clock)
             .await
             .map_err(|e| (ErrorCode::Storage, incident::logged("the rating could not be read", e)))
     }

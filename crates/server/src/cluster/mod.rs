@@ -157,7 +157,7 @@ impl Cluster {
     }
 
     /// Sends a frame to socket `conn` of `user` on `node`.
-    pub fn send_to(&self, node: &str, user: &str, conn: u64, frame: &Frame) {
+    fn send_frame_to(&self, node: &str, user: &str, conn: u64, frame: &Frame) {
         let header = Header::To { user: user.to_string(), conn };
         self.publish(&node_topic(node), &header, frame.as_bytes());
     }
@@ -180,7 +180,7 @@ impl Cluster {
 
     /// Tells `node` that its socket `conn` has `game` up to version `v` (sent after the
     /// socket's snapshot or replay, so it arrives after them).
-    pub fn synced(&self, node: &str, game: &str, conn: u64, v: u64) {
+    fn tell_synced(&self, node: &str, game: &str, conn: u64, v: u64) {
         let header = Header::Synced { game: game.to_string(), conn, v };
         self.publish(&node_topic(node), &header, b"");
     }
@@ -392,7 +392,7 @@ impl Cluster {
             node: node.into(),
             conn,
             user: user.id.clone(),
-            cluster: self.clone(),
+            bus: self.clone(),
         }));
         Conn { id: conn, user: Arc::new(UserCtx::remote(user)), tx }
     }
@@ -621,5 +621,15 @@ impl Cluster {
                 Err(e) => tracing::warn!("could not renew the leases: {e}"),
             }
         }
+    }
+}
+
+impl crate::conn::Bus for Cluster {
+    fn send_to(&self, node: &str, user: &str, conn: u64, frame: &Frame) {
+        self.send_frame_to(node, user, conn, frame);
+    }
+
+    fn synced(&self, node: &str, game: &str, conn: u64, v: u64) {
+        self.tell_synced(node, game, conn, v);
     }
 }

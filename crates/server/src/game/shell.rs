@@ -921,7 +921,7 @@ impl Shell {
         }
         if let Out::Remote(r) = &conn.tx {
             // After its frames on the same topic: its node hands it broadcasts from here.
-            r.cluster.synced(&r.node, self.room.id(), r.conn, v);
+            r.bus.synced(&r.node, self.room.id(), r.conn, v);
         }
         match self.subs.insert(conn.id, Sub { role, conn }) {
             // The same socket again (a resync): no presence change.
