@@ -1,5 +1,5 @@
-//! The lobby: open seeks (public ones listed, private ones reached by invite code) and the
-//! list of live games, streamed to subscribed sockets.
+//! The lobby: open seeks (public ones listed, private ones reached by invite code),
+//! streamed to subscribed sockets with the live games (the frame is `lobby_view.rs`).
 
 use crate::conn::{Conn, Frame};
 use crate::ids;

@@ -11,7 +11,7 @@ import { Board } from './board.js';
 import { squaresOf } from './game.js';
 import { evalText } from './review.js';
 import { t } from './i18n.js';
-import { h, gameName, GameScreen, prefs, resultText, seatName, GAMES } from './ui.js';
+import { h, gameName, GameScreen, prefs, replayButtons, resultText, seatName, GAMES } from './ui.js';
 
 /** @typedef {import('./net.js').Net} Net */
 /** @typedef {import('./types.js').GameKind} GameKind */
@@ -31,7 +31,7 @@ const MAX_SENT_MOVES = 300;
 let geometries = null;
 
 /** Every board the server plays, fetched once. */
-async function boards() {
+export async function boards() {
   if (!geometries) {
     const r = await fetch('/api/geometry');
     geometries = /** @type {Record<string, Geometry>} */ (await r.json());
@@ -338,17 +338,7 @@ export class AnalysisBoard extends GameScreen {
       }
       list.append(li);
     }
-    const go = (/** @type {string} */ label, /** @type {string} */ name, /** @type {() => number} */ to) => {
-      const b = h('button', { type: 'button', class: 'secondary', 'data-nav': name, 'aria-label': t(`replay.nav_${name}`), title: t(`replay.nav_${name}`) }, label);
-      b.addEventListener('click', () => this.go(to()));
-      return b;
-    };
-    this.el.replay.replaceChildren(
-      go('|◀', 'start', () => 0),
-      go('◀', 'back', () => this.ply - 1),
-      go('▶', 'forward', () => this.ply + 1),
-      go('▶|', 'end', () => this.moves.length),
-    );
+    replayButtons(this.el.replay, (ply) => this.go(ply), () => this.ply, () => this.moves.length);
   }
 
   renderControls() {

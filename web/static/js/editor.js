@@ -10,7 +10,7 @@
 
 import { Board } from './board.js';
 import { pieceIcon } from './pieces.js';
-import { analysisLink } from './analysis.js';
+import { analysisLink, boards } from './analysis.js';
 import { t } from './i18n.js';
 import { h, gameName, GameScreen, prefs, GAMES } from './ui.js';
 
@@ -160,8 +160,8 @@ export class BoardEditor extends GameScreen {
     this.el = this.build();
     this.board = new Board(this.el.boardHost, () => {});
     this.board.onSquare = (sq) => this.place(sq);
-    void Promise.all([fetch('/api/geometry').then((r) => r.json()), fetch('/api/starts').then((r) => r.json())]).then(([boards, starts]) => {
-      this.geometry = boards[this.kind] ?? null;
+    void Promise.all([boards(), fetch('/api/starts').then((r) => r.json())]).then(([geometries, starts]) => {
+      this.geometry = geometries[this.kind] ?? null;
       this.start = starts[this.kind] ?? null;
       if (!this.fen && this.start) this.fen = this.start.fen;
       this.el.text.value = this.fen;

@@ -8,7 +8,7 @@ import { pieceIcon } from './pieces.js';
 import { ChatPanel } from './chat.js';
 import { GameReview, MARKS, judgementName, evalText } from './review.js';
 import { analysisLink } from './analysis.js';
-import { h, rememberGame, seatName, seatColour, resultText, download, prefs, gameName, profileLink, ratingText } from './ui.js';
+import { h, rememberGame, seatName, seatColour, resultText, download, prefs, gameName, profileLink, ratingText, replayButtons } from './ui.js';
 
 /** @typedef {import('./types.js').Snapshot} Snapshot */
 /** @typedef {import('./types.js').ServerMsg} ServerMsg */
@@ -680,19 +680,7 @@ export class GameView {
       }
       list.append(li);
     }
-    const nav = this.el.replay;
-    const go = (/** @type {string} */ label, /** @type {string} */ name, /** @type {() => number} */ to) => {
-      const b = h('button', { type: 'button', class: 'secondary', 'data-nav': name, 'aria-label': t(`replay.nav_${name}`), title: t(`replay.nav_${name}`) }, label);
-      b.addEventListener('click', () => this.view(to()));
-      return b;
-    };
-    const cur = () => this.viewPly ?? s.moves.length;
-    nav.replaceChildren(
-      go('|◀', 'start', () => 0),
-      go('◀', 'back', () => cur() - 1),
-      go('▶', 'forward', () => cur() + 1),
-      go('▶|', 'end', () => s.moves.length),
-    );
+    replayButtons(this.el.replay, (ply) => void this.view(ply), () => this.viewPly ?? s.moves.length, () => s.moves.length);
     // Keep the shown move in view (the last one while following the game).
     const current = /** @type {HTMLElement|null} */ (list.querySelector('.current'));
     if (current) {

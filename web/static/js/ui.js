@@ -211,3 +211,24 @@ export class GameScreen {
     this.options = this.query.get('options') ?? '';
   }
 }
+
+/**
+ * The replay's four buttons (start, back, forward, end) into `box`.
+ * @param {HTMLElement} box
+ * @param {(ply: number) => void} go shows a ply
+ * @param {() => number} shown the ply shown when a button is pressed
+ * @param {() => number} last the last ply when a button is pressed
+ */
+export function replayButtons(box, go, shown, last) {
+  const button = (/** @type {string} */ label, /** @type {string} */ name, /** @type {() => number} */ to) => {
+    const b = h('button', { type: 'button', class: 'secondary', 'data-nav': name, 'aria-label': t(`replay.nav_${name}`), title: t(`replay.nav_${name}`) }, label);
+    b.addEventListener('click', () => go(to()));
+    return b;
+  };
+  box.replaceChildren(
+    button('|◀', 'start', () => 0),
+    button('◀', 'back', () => shown() - 1),
+    button('▶', 'forward', () => shown() + 1),
+    button('▶|', 'end', last),
+  );
+}

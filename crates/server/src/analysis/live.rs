@@ -206,8 +206,10 @@ impl Slice {
         engine.set_lines(self.lines);
         let limits = cannonade_engine::Limits { time: Some(self.time), ..Default::default() };
         let position = self.record.position();
-        let before = lock(&self.progress).nodes;
-        lock(&self.progress).nodes_before = before;
+        {
+            let mut p = lock(&self.progress);
+            p.nodes_before = p.nodes;
+        }
         let mut depth_lines: Vec<EngineLine> = Vec::new();
         engine.search(&self.record, &limits, &self.stop, |p: &AnyProgress| {
             if p.line == 1 {

@@ -659,9 +659,9 @@ impl Shell {
     /// [`Cmd::CrowdJudged`] (docs/analysis.md).
     fn judge_crowd(&self) {
         let Some((reveal, _)) = self.room.last_reveal() else { return };
-        let Some(ask) = live_crowd::Ask::of(reveal, self.room.record()) else { return };
-        let Some(tx) = self.self_tx.as_ref().and_then(|w| w.upgrade()) else { return };
         let engines = self.app.engines.clone();
+        let Some(ask) = live_crowd::Ask::of(reveal, self.room.record(), &engines) else { return };
+        let Some(tx) = self.self_tx.as_ref().and_then(|w| w.upgrade()) else { return };
         let depth = self.app.config.review_depth;
         let game = self.id().to_string();
         tokio::spawn(async move {

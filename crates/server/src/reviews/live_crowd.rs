@@ -33,9 +33,13 @@ pub struct Ask {
 
 impl Ask {
     /// The ply `reveal` ended, in `record` (the game after its move); `None` when nobody
-    /// proposed on it.
-    pub fn of(reveal: &Reveal, record: &AnyRecord) -> Option<Ask> {
+    /// proposed on it, or when [`QUEUE_LIMIT`] background jobs wait on `engines` (checked
+    /// before the record is copied).
+    pub fn of(reveal: &Reveal, record: &AnyRecord, engines: &Engines) -> Option<Ask> {
         let top = reveal.counts.first()?;
+        if engines.queued(Priority::Background) >= QUEUE_LIMIT {
+            return None;
+        }
         Some(Ask {
             record: record.clone(),
             ply: reveal.ply as usize,
@@ -45,24 +49,16 @@ impl Ask {
             proposers: reveal.counts.iter().map(|c| c.n as usize).sum(),
         })
     }
-
-    /// The ply's index in the game.
-    pub fn ply(&self) -> usize {
-        self.ply
-    }
 }
 
 /// Judges `ask` on `engines` at `depth` (`None`: the game's review depth); `None` when the
-/// queue is too long, the service stopped, or the ply does not replay.
+/// service stopped or the ply does not replay.
 pub async fn judge(
     engines: &Engines,
     game: &str,
     depth: Option<u32>,
     ask: Ask,
 ) -> Option<CrowdPly> {
-    if engines.queued(Priority::Background) >= QUEUE_LIMIT {
-        return None;
-    }
     let depth = depth.unwrap_or_else(|| default_depth(ask.record.kind()));
     let mut alternatives = BTreeMap::new();
     if ask.favourite != ask.played {
@@ -111,13 +107,13 @@ mod tests {
         // Black's first move: two wanted the cannon to take Red's knight, one proposed
         // the move played.
         let r = reveal(1, "h9g7", &[("b7b0", 2), ("h9g7", 1)]);
-        let ask = Ask::of(&r, &record).unwrap();
+        let ask = Ask::of(&r, &record, &engines).unwrap();
         let judged = judge(&engines, "g", Some(2), ask).await.unwrap();
         assert_eq!((judged.ply, judged.seat), (1, 1));
         assert_eq!((judged.favourite.as_str(), judged.votes, judged.proposers), ("b7b0", 2, 3));
         assert_eq!(judged.favourite_display, "C2+7");
         // A ply nobody proposed on is not judged.
-        assert!(Ask::of(&reveal(2, "h0g2", &[]), &record).is_none());
+        assert!(Ask::of(&reveal(2, "h0g2", &[]), &record, &engines).is_none());
         engines.close();
     }
 }
