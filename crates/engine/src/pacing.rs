@@ -1,7 +1,7 @@
 //! How long the engine takes to answer a person: a natural pause, not the 7–11 ms a search
 //! at a low level takes (engine-strength issue, item 5). Stronger levels think longer, busy
-//! positions longer than quiet ones, an only move and the opening come quickly, and a low
-//! clock is never spent on show.
+//! positions longer than quiet ones, an only move, an obvious recapture and the opening come
+//! quickly, and a low clock is never spent on show.
 
 use crate::Level;
 use std::time::Duration;
@@ -15,7 +15,11 @@ pub struct Pacing {
     pub legal_moves: usize,
     /// Moves the engine has played in this game so far.
     pub own_moves: u32,
-    /// The engine's time left and increment, in milliseconds; `None` in an untimed game.
+    /// The answer takes back material just taken (the opponent captured, the engine
+    /// captures): a person sees such a move at once.
+    pub recapture: bool,
+    /// The engine's time left and increment, in milliseconds; `None` in an untimed game. The
+    /// time left is the shorter of its clock and a scored format's game timer.
     pub clock: Option<(u64, u64)>,
     /// Varies the pause from move to move (the game's id and ply hashed, say): the same
     /// inputs always give the same pause, so the server's tests are repeatable.
@@ -44,9 +48,10 @@ impl Pacing {
             n => (n as f64 / 30.0).clamp(0.6, 1.6),
         };
         let opening = if self.own_moves < 4 { 0.5 } else { 1.0 };
+        let obvious = if self.recapture { 0.5 } else { 1.0 };
         // ±30 %, from the seed.
         let jitter = 0.7 + 0.6 * unit(self.seed);
-        let mut ms = base * busy * opening * jitter;
+        let mut ms = base * busy * opening * obvious * jitter;
         if let Some((left, increment)) = self.clock {
             // A person keeps most of a clock: at most 3 % of it and half the increment.
             ms = ms.min(left as f64 * 0.03 + increment as f64 * 0.5);
@@ -64,9 +69,11 @@ fn unit(seed: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn pacing(level: u8, legal_moves: usize, own_moves: u32, clock: Option<(u64, u64)>) -> Pacing {
-        Pacing { level: Level::new(level).unwrap(), legal_moves, own_moves, clock, seed: 7 }
+        let level = Level::new(level).unwrap();
+        Pacing { level, legal_moves, own_moves, recapture: false, clock, seed: 7 }
     }
 
     /// A natural pause: well above a search's few milliseconds, below [`MAX_PAUSE`].
@@ -92,6 +99,56 @@ mod tests {
         }
         assert!(pacing(10, 1, 10, None).pause() < pacing(1, 30, 10, None).pause());
         assert!(pacing(5, 30, 1, None).pause() < pacing(5, 30, 10, None).pause());
+        let recapture = Pacing { recapture: true, ..pacing(5, 30, 10, None) };
+        assert!(recapture.pause() < pacing(5, 30, 10, None).pause());
+    }
+
+    fn any_pacing() -> impl Strategy<Value = Pacing> {
+        let clock = prop_oneof![
+            Just(None),
+            (0u64..20_000_000, 0u64..60_000).prop_map(Some),
+            // Correspondence: days per move.
+            (0u64..14 * 86_400_000, Just(0u64)).prop_map(Some),
+        ];
+        (1u8..=10, 0usize..300, 0u32..200, any::<bool>(), clock, any::<u64>()).prop_map(
+            |(level, legal_moves, own_moves, recapture, clock, seed)| Pacing {
+                level: Level::new(level).unwrap(),
+                legal_moves,
+                own_moves,
+                recapture,
+                clock,
+                seed,
+            },
+        )
+    }
+
+    proptest! {
+        /// Whatever the level, position and clock: never more than [`MAX_PAUSE`], never
+        /// more than 3 % of the clock and half the increment, nothing on a low clock.
+        #[test]
+        fn the_pause_stays_within_the_clock(p in any_pacing()) {
+            let pause = p.pause();
+            prop_assert!(pause <= MAX_PAUSE);
+            if let Some((left, increment)) = p.clock {
+                prop_assert!(pause.as_millis() as u64 <= left * 3 / 100 + increment / 2 + 1);
+                if left < LOW_CLOCK_MS {
+                    prop_assert_eq!(pause, Duration::ZERO);
+                }
+            }
+            prop_assert_eq!(pause, p.pause());
+        }
+
+        /// The same move in a position with several: an only move is never slower, an obvious
+        /// recapture never slower than the same position without one.
+        #[test]
+        fn easy_moves_are_never_slower(p in any_pacing()) {
+            let only = Pacing { legal_moves: 1, ..p }.pause();
+            let several = Pacing { legal_moves: p.legal_moves.max(2), ..p }.pause();
+            prop_assert!(only <= several);
+            let recapture = Pacing { recapture: true, ..p }.pause();
+            let other = Pacing { recapture: false, ..p }.pause();
+            prop_assert!(recapture <= other);
+        }
     }
 
     /// Never when the clock is low, and never a large share of the clock.

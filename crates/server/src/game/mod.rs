@@ -2,6 +2,7 @@
 //! state: decide a command, apply its events — inside a `shell::Shell`, the one task that
 //! stores, applies and tells. Everything else talks to a game through its [`GameHandle`].
 
+mod ai_pace;
 pub mod clock;
 pub mod command;
 mod dealer;

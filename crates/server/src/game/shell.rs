@@ -8,6 +8,7 @@
 //! Players' requests and everything else come through two mailboxes, the players' first:
 //! a flood of chat or proposals never delays a move.
 
+use super::ai_pace::PaceInputs;
 use super::clock::Ms;
 use super::command::Command;
 use super::event::{Decision, Effect, Event};
@@ -22,7 +23,7 @@ use crate::refusal::Refusal;
 use crate::reviews::live_crowd;
 use crate::state::{App, Conn, Frame, Out};
 use cannonade_banqi::DealSeed;
-use cannonade_engine::{Clock as EngineClock, Level, Limits, Pacing};
+use cannonade_engine::{Clock as EngineClock, Level, Limits};
 use cannonade_games::AnyGame;
 use cannonade_store::{ChatRow, EventRow, Finish, GameRow, ProposalRow, RatingRow, StoreError};
 use cannonade_wire::{ChatLine, ClientMsg, ErrorCode, LegalMove, Role, Score, Seat, ServerMsg};
@@ -1227,16 +1228,12 @@ impl Shell {
         }
         let limits =
             Limits { depth: None, nodes: Some(config.ai_max_nodes), time: Some(time), soft_time };
-        let pause = config.ai_pacing.then(|| {
-            Pacing {
-                level,
-                legal_moves: record.position().legal_moves().len(),
-                own_moves: self.room.moves().iter().filter(|m| m.seat == side.into()).count()
-                    as u32,
-                clock: own.map(|left| (left, self.room.setup().tc.increment_ms)),
-                seed: game_ply_seed(self.room.id(), ply),
-            }
-            .pause()
+        let pace = config.ai_pacing.then(|| {
+            let own_moves = self.room.moves().iter().filter(|m| m.seat == side.into()).count();
+            // The same time left as the search's: a game timer counts when shorter.
+            let left = own.into_iter().chain(clock.game_left(now)).min();
+            let clock = left.map(|left| (left, self.room.setup().tc.increment_ms));
+            PaceInputs::read(&record, level, own_moves as u32, clock, self.room.id(), ply)
         });
         let engines = self.app.engines.clone();
         let game = self.room.id().to_string();
@@ -1244,7 +1241,7 @@ impl Shell {
         tokio::spawn(async move {
             let best = engines.best_move(&game, level, record, limits, stop.clone()).await;
             // A person's pause, search included; a takeback or the end stops it.
-            if let Some(pause) = pause {
+            if let Some(pause) = pace.map(|pace| pace.pause(best)) {
                 let until = started + pause;
                 while Instant::now() < until && !stop.load(std::sync::atomic::Ordering::Relaxed) {
                     sleep_until(until.min(Instant::now() + PAUSE_CHECK)).await;
@@ -1257,13 +1254,6 @@ impl Shell {
 
 /// How often a paused engine answer looks whether it was called off.
 const PAUSE_CHECK: std::time::Duration = std::time::Duration::from_millis(100);
-
-/// A seed for the engine's pause at `ply` of game `id`: varied, and the same on a replay.
-fn game_ply_seed(id: &str, ply: u32) -> u64 {
-    id.bytes()
-        .chain(ply.to_le_bytes())
-        .fold(0xCBF2_9CE4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3))
-}
 
 /// Sleeps until `at`, or forever.
 async fn wait(at: Option<Instant>) {
