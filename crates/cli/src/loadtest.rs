@@ -39,7 +39,8 @@ pub struct Args {
     games: usize,
     /// Games against the engine besides the live games: a bot each, on the levels 1 to 10 in
     /// turn, playing random legal moves with the same think time; their reply times are
-    /// reported per level.
+    /// reported per level. They include the engine's person-like pause unless the server
+    /// runs with `serve --ai-instant`, which measures the search and its queue alone.
     #[arg(long, default_value_t = 0)]
     ai_games: usize,
     /// Spectator sockets, spread evenly over the games.

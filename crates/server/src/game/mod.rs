@@ -3,6 +3,7 @@
 //! stores, applies and tells. Everything else talks to a game through its [`GameHandle`].
 
 mod ai_pace;
+mod ai_reply;
 pub mod clock;
 pub mod command;
 mod dealer;
@@ -201,10 +202,14 @@ pub enum Cmd {
     },
     /// The engine's move for ply `ply`.
     Ai {
+        /// The search that found it: the answer of a search called off since is dropped.
+        search: u64,
         /// The ply searched.
         ply: u32,
         /// The move (`None`: no move found).
         mv: Option<AnyMove>,
+        /// When it is played: the engine's pause ends then.
+        due: Instant,
     },
 }
 

@@ -9,6 +9,7 @@
 //! a flood of chat or proposals never delays a move.
 
 use super::ai_pace::PaceInputs;
+use super::ai_reply::{AiReply, Answer};
 use super::clock::Ms;
 use super::command::Command;
 use super::event::{Decision, Effect, Event};
@@ -30,7 +31,7 @@ use cannonade_wire::{ChatLine, ClientMsg, ErrorCode, LegalMove, Role, Score, Sea
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
@@ -101,8 +102,8 @@ pub struct Shell {
     chat_held: std::collections::BTreeMap<i64, ChatStored>,
     spectators_sent: u32,
     flush_at: Option<Instant>,
-    ai_busy: bool,
-    ai_stop: Arc<AtomicBool>,
+    /// The engine's search and its move held until its pause ends.
+    ai: AiReply,
     summary: Arc<Summary>,
     idle_since: Option<Instant>,
     /// When a client last asked anything of the game (an untimed game nobody touches for
@@ -256,8 +257,7 @@ impl Shell {
             chat_held: std::collections::BTreeMap::new(),
             spectators_sent: 0,
             flush_at: None,
-            ai_busy: false,
-            ai_stop: Arc::new(AtomicBool::new(false)),
+            ai: AiReply::default(),
             summary,
             idle_since: None,
             touched: Instant::now(),
@@ -317,6 +317,7 @@ impl Shell {
                     None => break,
                 },
                 _ = wait(deadline) => self.on_deadline().await,
+                _ = wait(self.ai.due()) => self.play_ai().await,
                 changed = health.changed() => match changed {
                     Ok(()) => {
                         if *health.borrow_and_update() { self.store_up() } else { self.store_down() }
@@ -341,7 +342,7 @@ impl Shell {
             }
             self.maybe_ai();
         }
-        self.ai_stop.store(true, Relaxed);
+        self.ai.call_off();
         let mut games = lock(&self.app.games);
         if games.get(self.room.id()).is_some_and(|h| Arc::ptr_eq(&h.summary, &self.summary)) {
             games.remove(self.room.id());
@@ -394,26 +395,32 @@ impl Shell {
                 }
             }
             Cmd::CrowdJudged { played, judged } => self.crowd_judged(&played, judged),
-            Cmd::Ai { ply, mv } => {
-                self.ai_busy = false;
-                let at = self.now();
-                match self.room.decide(&Command::Ai { ply, mv, at }) {
-                    Ok(d) if mv.is_none() || d.events.is_empty() => {
-                        if mv.is_none() && self.room.ai_turn().is_some() {
-                            tracing::warn!(game = %self.id(), "the engine found no move");
-                        }
-                        let _ = self.carry_out(d, None).await;
-                    }
-                    Ok(d) => {
-                        if let Err((_, e)) = self.carry_out(d, None).await {
-                            tracing::warn!(game = %self.id(), "the engine's move was not saved: {e}");
-                        }
-                    }
-                    Err((_, e)) => {
-                        tracing::warn!(game = %self.id(), "the engine's move was refused: {e}")
-                    }
+            Cmd::Ai { search, ply, mv, due } => {
+                // Played when its pause ends (the loop's timer), or now if it has.
+                if self.ai.answered(search, Answer { ply, mv }, due) && due <= Instant::now() {
+                    self.play_ai().await;
                 }
             }
+        }
+    }
+
+    /// Plays the engine's held move once its pause is over.
+    async fn play_ai(&mut self) {
+        let Some(Answer { ply, mv }) = self.ai.take(Instant::now()) else { return };
+        let at = self.now();
+        match self.room.decide(&Command::Ai { ply, mv, at }) {
+            Ok(d) if mv.is_none() || d.events.is_empty() => {
+                if mv.is_none() && self.room.ai_turn().is_some() {
+                    tracing::warn!(game = %self.id(), "the engine found no move");
+                }
+                let _ = self.carry_out(d, None).await;
+            }
+            Ok(d) => {
+                if let Err((_, e)) = self.carry_out(d, None).await {
+                    tracing::warn!(game = %self.id(), "the engine's move was not saved: {e}");
+                }
+            }
+            Err((_, e)) => tracing::warn!(game = %self.id(), "the engine's move was refused: {e}"),
         }
     }
 
@@ -626,12 +633,14 @@ impl Shell {
                 self.judge_crowd();
             }
             StoredEvent::TakenBack { .. } => {
+                // The engine's answer was for a position taken back.
+                self.ai.call_off();
                 let moves = self.room.moves().len();
                 self.crowd_judged.retain(|j| j.ply < moves);
                 self.broadcast(&frame, None);
             }
             StoredEvent::Ended { .. } => {
-                self.ai_stop.store(true, Relaxed);
+                self.ai.call_off();
                 self.summary.over.store(true, Relaxed);
                 self.app.metrics.live_games.dec();
                 // Archived before anyone hears of the end: whoever asks for the record once
@@ -957,7 +966,7 @@ impl Shell {
     /// the other sockets are told to look for it.
     fn hand_over(&mut self) {
         self.handed_over = true;
-        self.ai_stop.store(true, Relaxed);
+        self.ai.call_off();
         if self.room.result().is_none() {
             self.app.metrics.live_games.dec();
         }
@@ -1196,16 +1205,15 @@ impl Shell {
 
     /// Starts the engine's search when it is the engine's move.
     fn maybe_ai(&mut self) {
-        if self.ai_busy || self.room.paused() {
+        if self.ai.busy() || self.room.paused() {
             return;
         }
         let Some((side, level)) = self.room.ai_turn() else { return };
         let Some(tx) = self.self_tx.as_ref().and_then(|w| w.upgrade()) else { return };
-        self.ai_busy = true;
         // The record, not only the position: the repetition rules need the history.
         let record = self.room.record().clone();
         let ply = self.room.moves().len() as u32;
-        let stop = self.ai_stop.clone();
+        let (search, stop) = self.ai.start();
         let config = &self.app.config;
         // The engine's calibrated level tightens these limits by its depth, node budget
         // (scaled to the game's speed) and share of the time.
@@ -1239,21 +1247,14 @@ impl Shell {
         let game = self.room.id().to_string();
         let started = Instant::now();
         tokio::spawn(async move {
-            let best = engines.best_move(&game, level, record, limits, stop.clone()).await;
-            // A person's pause, search included; a takeback or the end stops it.
-            if let Some(pause) = pace.map(|pace| pace.pause(best)) {
-                let until = started + pause;
-                while Instant::now() < until && !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    sleep_until(until.min(Instant::now() + PAUSE_CHECK)).await;
-                }
-            }
-            let _ = tx.send(Cmd::Ai { ply, mv: best }).await;
+            let best = engines.best_move(&game, level, record, limits, stop).await;
+            // A person's pause counts from the engine's turn and includes the search (and
+            // its wait in the engine service's queue); the shell holds the move until then.
+            let due = started + pace.map_or(Duration::ZERO, |pace| pace.pause(best));
+            let _ = tx.send(Cmd::Ai { search, ply, mv: best, due }).await;
         });
     }
 }
-
-/// How often a paused engine answer looks whether it was called off.
-const PAUSE_CHECK: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Sleeps until `at`, or forever.
 async fn wait(at: Option<Instant>) {
