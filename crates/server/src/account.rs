@@ -5,7 +5,7 @@
 
 use crate::ids::{self, NoRandom};
 use crate::limits::TooSoon;
-use crate::session::{self, SessionError};
+use crate::session::SessionError;
 use crate::state::App;
 use crate::user::UserCtx;
 use argon2::Argon2;
@@ -209,7 +209,7 @@ pub async fn register(
             _ => Err(AccountError::Store(e)),
         };
     }
-    Ok(session::open(app, user).await?)
+    Ok(app.sessions.open(user).await?)
 }
 
 /// Checks a password and opens a new session.
@@ -228,7 +228,7 @@ pub async fn login(
     let real = stored.is_some();
     let ok = verify(app, stored, password).await?;
     match user {
-        Some(user) if ok && real => Ok(session::open(app, user).await?),
+        Some(user) if ok && real => Ok(app.sessions.open(user).await?),
         _ => Err(AccountError::Denied),
     }
 }
@@ -262,7 +262,7 @@ pub async fn change_password(
         .exec(move |store| async move { store.set_password(&id, &hash, &keep).await })
         .await
         .map_err(AccountError::Store)?;
-    session::forget_others(app, user);
+    app.sessions.forget_others(user);
     Ok(())
 }
 

@@ -5,7 +5,7 @@ use crate::account::{self, AccountError};
 use crate::client::Client;
 use crate::game::import::{MAX_GAMES_PER_REQUEST, import_all, store_all};
 use crate::reviews::Refused;
-use crate::session::{self, SessionError};
+use crate::session::SessionError;
 use crate::socket;
 use crate::state::App;
 use crate::user::UserCtx;
@@ -259,7 +259,7 @@ async fn ws(
         );
     }
     let token = request_token(&headers, &jar);
-    let (token, user) = match session::resolve(&app, token, client.addr).await {
+    let (token, user) = match app.sessions.resolve(token, client.addr).await {
         Ok(x) => x,
         Err(SessionError::TooSoon(wait)) => return too_soon(wait),
         Err(SessionError::Store(e)) => return store_failed(&e),
@@ -390,7 +390,7 @@ async fn request_session(
     jar: &CookieJar,
 ) -> Result<Option<Arc<UserCtx>>, Response> {
     let Some(token) = request_token(headers, jar) else { return Ok(None) };
-    session::known(app, &token).await.map_err(|e| store_failed(&e))
+    app.sessions.known(&token).await.map_err(|e| store_failed(&e))
 }
 
 /// The session of a request that needs one: `401` when it has none (or an unknown or
@@ -577,7 +577,7 @@ fn account_refused(e: AccountError) -> Response {
 async fn end_anonymous(app: &App, headers: &HeaderMap, jar: &CookieJar) {
     if let Ok(Some(user)) = request_session(app, headers, jar).await
         && !user.account
-        && let Err(e) = session::replace(app, &user).await
+        && let Err(e) = app.sessions.replace(&user).await
     {
         tracing::warn!("an anonymous session replaced by a login stays: {e}");
     }
@@ -681,7 +681,7 @@ async fn logout(
 ) -> Response {
     match request_session(&app, &headers, &jar).await {
         Ok(Some(user)) => {
-            if let Err(e) = session::end(&app, &user, user.session_id()).await {
+            if let Err(e) = app.sessions.end(&user, user.session_id()).await {
                 return store_failed(&e);
             }
         }
@@ -722,7 +722,7 @@ async fn sessions(State(app): State<Arc<App>>, headers: HeaderMap, jar: CookieJa
         Ok(user) => user,
         Err(res) => return res,
     };
-    match session::list(&app, &user).await {
+    match app.sessions.list(&user).await {
         Ok(list) => Json(serde_json::json!({ "sessions": list })).into_response(),
         Err(e) => store_failed(&e),
     }
@@ -739,7 +739,7 @@ async fn end_session(
         Ok(user) => user,
         Err(res) => return res,
     };
-    match session::end(&app, &user, &id).await {
+    match app.sessions.end(&user, &id).await {
         Ok(true) => Json(serde_json::json!({ "ok": true })).into_response(),
         Ok(false) => error(StatusCode::NOT_FOUND, "you have no such session"),
         Err(e) => store_failed(&e),

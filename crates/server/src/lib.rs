@@ -26,6 +26,7 @@ mod lobby;
 mod lobby_view;
 mod lock;
 mod metrics;
+mod online;
 mod profile;
 mod rating;
 mod refusal;
@@ -135,7 +136,7 @@ pub async fn build_with(
             tick.tick().await;
             let Some(app) = sweep_app.upgrade() else { break };
             app.limiter.sweep();
-            if let Err(e) = session::sweep(&app).await {
+            if let Err(e) = app.sessions.sweep().await {
                 tracing::warn!("expired sessions not swept: {e}");
             }
         }

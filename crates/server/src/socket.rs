@@ -8,7 +8,6 @@ use crate::lobby::{Offer, may_take, no_seek};
 use crate::lock::lock;
 use crate::refusal::Refusal;
 use crate::seek_range::{self, Standing};
-use crate::session;
 use crate::state::{App, CONN_QUEUE, Conn, Frame, Out};
 use crate::user::UserCtx;
 use axum::extract::ws::{Message, WebSocket};
@@ -64,7 +63,7 @@ pub async fn run(app: Arc<App>, ws: WebSocket, user: Arc<UserCtx>) {
     let (mut sink, mut stream) = ws.split();
     let (tx, mut rx) = mpsc::channel::<Frame>(CONN_QUEUE);
     let conn = Conn { id: app.conn_id(), user, tx: Out::Local(tx) };
-    lock(&app.online).entry(conn.user.id.clone()).or_default().push(conn.clone());
+    app.online.add(conn.clone());
     app.metrics.sockets.inc();
     let writer = tokio::spawn(async move {
         // Whatever has queued up behind a frame goes out with it in one write: a move and
@@ -120,7 +119,7 @@ pub async fn run(app: Arc<App>, ws: WebSocket, user: Arc<UserCtx>) {
         let refusal = match msg {
             Message::Text(text) => {
                 app.metrics.messages_in.inc();
-                if !session::is_open(&app, &socket.conn.user) {
+                if !app.sessions.is_open(&socket.conn.user) {
                     // Logged out or ended from the session list: the socket goes too.
                     let (code, text) = user.end_notice();
                     socket.conn.send(&ServerMsg::error(code, text, None));
@@ -191,13 +190,7 @@ impl Socket {
         if let Some(cluster) = self.app.cluster() {
             cluster.drop_seeks(seeks);
         }
-        let mut online = lock(&self.app.online);
-        if let Some(list) = online.get_mut(&self.conn.user.id) {
-            list.retain(|c| c.id != self.conn.id);
-            if list.is_empty() {
-                online.remove(&self.conn.user.id);
-            }
-        }
+        self.app.online.remove(&self.conn.user.id, self.conn.id);
     }
 
     /// This socket's user's standing in `game` at the speed of `clock` (see
@@ -229,7 +222,9 @@ impl Socket {
             return self.app.lobby.add(&self.conn, offer, seeker, private);
         };
         // The taker's node writes the game without this socket's session: store it now.
-        session::persist(&self.app, &self.conn.user)
+        self.app
+            .sessions
+            .persist(&self.conn.user)
             .await
             .map_err(|e| (ErrorCode::Storage, incident::logged("the seek was not saved", e)))?;
         let info = self.app.lobby.add(&self.conn, offer, seeker, private)?;

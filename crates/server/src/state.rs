@@ -10,7 +10,7 @@ use crate::limits::Limiter;
 use crate::lobby::Lobby;
 use crate::lock::lock;
 use crate::metrics::Metrics;
-use crate::user::UserCtx;
+use crate::online::Online;
 use crate::writer::Writer;
 use cannonade_store::Store;
 use cannonade_wire::ServerMsg;
@@ -34,10 +34,10 @@ pub struct App {
     pub games: Mutex<HashMap<String, GameHandle>>,
     /// Seeks and the lobby stream.
     pub lobby: Lobby,
-    /// Sessions seen since start, by token hash.
-    pub sessions: Mutex<HashMap<String, Arc<UserCtx>>>,
+    /// Sessions seen since start.
+    pub sessions: crate::session::Sessions,
     /// Open connections by user id (to tell a user their game started).
-    pub online: Mutex<HashMap<String, Vec<Conn>>>,
+    pub online: Arc<Online>,
     /// The other nodes, when this server is one of several (`--redis`).
     pub cluster: OnceLock<Arc<Cluster>>,
     /// Limits per client.
@@ -77,6 +77,15 @@ impl App {
             put: put_review(writer.clone()),
         });
         let analyses = crate::analysis::Analyses::new(engines.clone(), &config.limits);
+        let limiter = Arc::new(Limiter::new(config.limits.clone()));
+        let online = Arc::new(Online::default());
+        let sessions = crate::session::Sessions::new(crate::session::Handles {
+            ttl: config.session_ttl,
+            store: store.clone(),
+            writer: writer.clone(),
+            limiter: limiter.clone(),
+            online: online.clone(),
+        });
         Ok(Arc::new(App {
             writer,
             analyses,
@@ -84,10 +93,10 @@ impl App {
             store,
             metrics,
             games: Mutex::new(HashMap::new()),
-            sessions: Mutex::new(HashMap::new()),
-            online: Mutex::new(HashMap::new()),
+            sessions,
+            online,
             cluster: OnceLock::new(),
-            limiter: Arc::new(Limiter::new(config.limits.clone())),
+            limiter,
             reviews,
             lobby: Lobby::new(config.limits.seeks_per_user),
             config,
@@ -111,16 +120,12 @@ impl App {
 
     /// Sends a frame to the connections of `user_id` on this node.
     pub fn tell_local_user(&self, user_id: &str, frame: &Frame) {
-        if let Some(conns) = lock(&self.online).get(user_id) {
-            for c in conns {
-                c.send_frame(frame.clone());
-            }
-        }
+        self.online.tell(user_id, frame);
     }
 
     /// The connection `conn` of `user_id` on this node.
     pub fn local_conn(&self, user_id: &str, conn: u64) -> Option<Conn> {
-        lock(&self.online).get(user_id)?.iter().find(|c| c.id == conn).cloned()
+        self.online.find(user_id, conn)
     }
 
     /// Whether this node runs the game `id` (its actor is here, not a relay to another node).

@@ -126,6 +126,7 @@ impl Cluster {
             stopped: AtomicBool::new(false),
         });
         let _ = app.cluster.set(cluster.clone());
+        app.sessions.tell(cluster.clone());
         tokio::spawn(cluster.clone().dispatch(inbox));
         tokio::spawn(cluster.clone().renew_leases());
         cluster
@@ -202,13 +203,6 @@ impl Cluster {
     pub fn tell_user(&self, user: &str, frame: &Frame) {
         let header = Header::User { from: self.node.to_string(), user: user.to_string() };
         self.publish(ALL, &header, frame.as_bytes());
-    }
-
-    /// Tells the other nodes that sessions of `user` ended.
-    pub fn sessions_ended(&self, user: &str, ended: crate::session::Ended) {
-        let header =
-            Header::SessionsEnded { from: self.node.to_string(), user: user.to_string(), ended };
-        self.publish(ALL, &header, b"");
     }
 
     /// Publishes this node's lobby contents (every few seconds).
@@ -481,7 +475,7 @@ impl Cluster {
             }
             Header::SessionsEnded { from, user, ended } => {
                 if *from != *self.node {
-                    crate::session::close_ended(app, &user, &ended);
+                    app.sessions.close_ended(&user, &ended);
                 }
             }
         }
@@ -631,5 +625,13 @@ impl crate::conn::Bus for Cluster {
 
     fn synced(&self, node: &str, game: &str, conn: u64, v: u64) {
         self.tell_synced(node, game, conn, v);
+    }
+}
+
+impl crate::session::OtherNodes for Cluster {
+    fn sessions_ended(&self, user: &str, ended: crate::session::Ended) {
+        let header =
+            Header::SessionsEnded { from: self.node.to_string(), user: user.to_string(), ended };
+        self.publish(ALL, &header, b"");
     }
 }
