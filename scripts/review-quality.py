@@ -46,6 +46,12 @@ Usage (needs `apt-get install fairy-stockfish`, `pip install pyffish`, a release
   nice -n 5 scripts/review-quality.py [--games 30] [--seed 1] [--movetime 60] [--jobs 2]
                                       [--stages play,review,analyse,report] [--dir DIR]
                                       [--binary PATH] [--depth 14] [--m 331] [--show 8]
+                                      [--review-depth N] [--ours review|fsf-depthD]
+
+--review-depth N reviews (and reports) at our depth N (reviewed-dN.pgn, report-reviewed-dN.txt)
+instead of the game's default. --ours fsf-depthD reports fairy-stockfish at depth D (from
+`--stages analyse --depth D`, fsf-depthD.json) judged as our review is, against the reference
+at --depth: how far the reference agrees with itself, the ceiling a reviewer can be held to.
 """
 import argparse
 import concurrent.futures
@@ -204,7 +210,11 @@ def pgn_of(game, seed):
         ("Date", time.strftime("%Y.%m.%d", time.gmtime())), ("Round", str(game["number"])),
         ("White", name.format(game["skills"][0])), ("Black", name.format(game["skills"][1])),
         ("Result", game["result"]), ("Termination", game["termination"]),
-        ("Variant", "xiangqi"), ("TimeControl", f"movetime={game['movetime'] / 1000}"),
+        # The referee (pyffish) judges repetitions by the Asian rule (a perpetual checker or
+        # chaser loses), so the record says so: our review values the games under the rules
+        # they were played under.
+        ("Variant", "xiangqi"), ("Options", "repetition=asian"),
+        ("TimeControl", f"movetime={game['movetime'] / 1000}"),
         ("RandomPlies", str(game["random_plies"])), ("MatchSeed", str(seed)),
     ]
     head = "".join(f'[{k} "{v}"]\n' for k, v in tags)
@@ -290,6 +300,8 @@ def stage_review(args):
                 f.write("\n\n".join(chunk) + "\n")
             out = os.path.join(tmp, f"out{j}.pgn")
             cmd = [args.binary, "review", src, "-o", out]
+            if args.review_depth:
+                cmd += ["--depth", str(args.review_depth)]
             procs.append((subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True), out))
         outs, seconds = [], []
         for proc, out in procs:
@@ -304,7 +316,7 @@ def stage_review(args):
     for j, out in enumerate(outs):
         for i, block in enumerate(out):
             ordered[j + i * jobs] = block
-    with open(path(args, "reviewed.pgn"), "w") as f:
+    with open(path(args, reviewed_name(args)), "w") as f:
         f.write("\n\n".join(ordered) + "\n")
     print(f"review: {len(blocks)} games in {time.monotonic() - started:.0f} s wall over {jobs} "
           f"processes; {sum(seconds):.0f} s of review in all (the games' own times)")
@@ -374,8 +386,38 @@ def classify(loss):
     return sum(loss >= t for t in THRESHOLDS)
 
 
+def reviewed_name(args):
+    """Our review's file: reviewed.pgn at the default depth, reviewed-dN.pgn at depth N."""
+    return f"reviewed-d{args.review_depth}.pgn" if args.review_depth else "reviewed.pgn"
+
+
+def fsf_as_review(args, depth):
+    """fairy-stockfish at another depth in the place of our review (the `--ours fsf-depthD`
+    baseline: how far the reference agrees with itself a few plies shallower), as our reader's
+    (tags, plies) with the class of each ply from its own loss at the reference's m."""
+    games = read_pgn(open(path(args, "games.pgn")).read())
+    data = json.load(open(path(args, f"fsf-depth{depth}.json")))
+    out = []
+    for (tags, plies), fg in zip(games, data["games"]):
+        pos = fg["positions"]
+        vals = [fsf_cp(p[0], p[3] if len(p) > 3 else None) for p in pos]
+        marked = []
+        for i, (move, _, _) in enumerate(plies):
+            loss = max(0.0, win(vals[i], args.m) - win(-vals[i + 1], args.m))
+            # The value after the ply for the first seat, as our review's [%eval] comment is.
+            after = -vals[i + 1] if i % 2 == 0 else vals[i + 1]
+            marked.append([move, classify(loss), f"[%eval {after / 100:.2f}]"])
+        out.append((tags, marked))
+    return out, args.m
+
+
 def stage_report(args):
-    reviewed = read_pgn(open(path(args, "reviewed.pgn")).read())
+    if args.ours.startswith("fsf-depth"):
+        reviewed, ours_m = fsf_as_review(args, int(args.ours[len("fsf-depth"):]))
+        ours_name = f"fairy-stockfish depth {args.ours[len('fsf-depth'):]}"
+    else:
+        reviewed, ours_m = read_pgn(open(path(args, reviewed_name(args))).read()), OUR_M
+        ours_name = f"our review ({reviewed_name(args)})"
     data = json.load(open(path(args, f"fsf-depth{args.depth}.json")))
     rows = []  # per ply
     for g, ((tags, plies), fg) in enumerate(zip(reviewed, data["games"])):
@@ -390,7 +432,7 @@ def stage_report(args):
             sign = 1 if i % 2 == 0 else -1
             our_loss = None
             if i > 0 and first[i - 1] is not None and first[i] is not None:
-                our_loss = max(0.0, win(sign * first[i - 1], OUR_M) - win(sign * first[i], OUR_M))
+                our_loss = max(0.0, win(sign * first[i - 1], ours_m) - win(sign * first[i], ours_m))
             rows.append({
                 "game": g + 1, "ply": i + 1, "move": move, "ours": ours,
                 "opening": i < int(tags.get("RandomPlies", 0)), "fsf": classify(fsf_loss), "fsf_loss": fsf_loss,
@@ -404,7 +446,8 @@ def stage_report(args):
     say = out.append
     n = len(rows)
     say(f"{len(reviewed)} games, {n} plies; fairy-stockfish depth {data['depth']}, m = {args.m:g} "
-        f"(k = {math.log(3) / args.m:.5f}); ours m = {OUR_M:g} (k = {math.log(3) / OUR_M:.5f})")
+        f"(k = {math.log(3) / args.m:.5f}); ours: {ours_name}, m = {ours_m:g} "
+        f"(k = {math.log(3) / ours_m:.5f})")
     say("thresholds (win chance lost): inaccuracy >= 0.05, mistake >= 0.10, blunder >= 0.15")
     say("")
     # 2 x 2
@@ -479,7 +522,9 @@ def stage_report(args):
                 f" best {r['fsf_best']})")
     text = "\n".join(out)
     print(text)
-    with open(path(args, "report.txt"), "w") as f:
+    name = "report.txt" if args.ours == "review" and not args.review_depth else \
+        f"report-{args.ours if args.ours != 'review' else reviewed_name(args)[:-4]}.txt"
+    with open(path(args, name), "w") as f:
         f.write(text + "\n")
 
 
@@ -529,6 +574,11 @@ def main():
     parser.add_argument("--max-plies", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--depth", type=int, default=14, help="fairy-stockfish's analysis depth")
+    parser.add_argument("--review-depth", type=int, default=None,
+                        help="our review's depth (default: the game's; writes reviewed-dN.pgn)")
+    parser.add_argument("--ours", default="review",
+                        help="what report compares with the reference: `review` (our review) or "
+                             "`fsf-depthD` (fairy-stockfish at depth D, from `analyse --depth D`)")
     parser.add_argument("--m", type=float, default=331.0,
                         help="fairy-stockfish's minor piece in its UCI centipawns")
     parser.add_argument("--show", type=int, default=8, help="disagreements listed per kind")
