@@ -4,8 +4,7 @@
 
 use crate::conn::Conn;
 use crate::ids::{self, NoRandom};
-use crate::limits::Limiter;
-use crate::limits::TooSoon;
+use crate::limits::{Limiter, TooSoon};
 use crate::lock::lock;
 use crate::online::Online;
 use crate::user::{UserCtx, is_saved, saved, unsaved_once};
