@@ -382,8 +382,19 @@ def fsf_cp(value, end=None):
     return max(-MATE_CP, min(MATE_CP, value))
 
 
-def classify(loss):
-    return sum(loss >= t for t in THRESHOLDS)
+def values(positions):
+    """The stored values of a game's positions as centipawns for the side to move."""
+    return [fsf_cp(p[0], p[3] if len(p) > 3 else None) for p in positions]
+
+
+def loss(before, played, m):
+    """The mover's win chance lost: `before` the position's value for the mover, `played` the
+    value after the move for the same side."""
+    return max(0.0, win(before, m) - win(played, m))
+
+
+def classify(lost):
+    return sum(lost >= t for t in THRESHOLDS)
 
 
 def reviewed_name(args):
@@ -400,13 +411,13 @@ def fsf_as_review(args, depth):
     out = []
     for (tags, plies), fg in zip(games, data["games"]):
         pos = fg["positions"]
-        vals = [fsf_cp(p[0], p[3] if len(p) > 3 else None) for p in pos]
+        vals = values(pos)
         marked = []
         for i, (move, _, _) in enumerate(plies):
-            loss = max(0.0, win(vals[i], args.m) - win(-vals[i + 1], args.m))
+            lost = loss(vals[i], -vals[i + 1], args.m)
             # The value after the ply for the first seat, as our review's [%eval] comment is.
             after = -vals[i + 1] if i % 2 == 0 else vals[i + 1]
-            marked.append([move, classify(loss), f"[%eval {after / 100:.2f}]"])
+            marked.append([move, classify(lost), f"[%eval {after / 100:.2f}]"])
         out.append((tags, marked))
     return out, args.m
 
@@ -424,15 +435,15 @@ def stage_report(args):
         pos = fg["positions"]
         if len(pos) != len(plies) + 1:
             sys.exit(f"game {g + 1}: {len(plies)} plies reviewed, {len(pos)} positions analysed")
-        vals = [fsf_cp(p[0], p[3] if len(p) > 3 else None) for p in pos]
+        vals = values(pos)
         first = [eval_cp(p[2]) for p in plies]  # ours, first seat's view, after each ply
         for i, (move, ours, _) in enumerate(plies):
             before, played = vals[i], -vals[i + 1]
-            fsf_loss = max(0.0, win(before, args.m) - win(played, args.m))
+            fsf_loss = loss(before, played, args.m)
             sign = 1 if i % 2 == 0 else -1
             our_loss = None
             if i > 0 and first[i - 1] is not None and first[i] is not None:
-                our_loss = max(0.0, win(sign * first[i - 1], ours_m) - win(sign * first[i], ours_m))
+                our_loss = loss(sign * first[i - 1], sign * first[i], ours_m)
             rows.append({
                 "game": g + 1, "ply": i + 1, "move": move, "ours": ours,
                 "opening": i < int(tags.get("RandomPlies", 0)), "fsf": classify(fsf_loss), "fsf_loss": fsf_loss,
