@@ -136,7 +136,7 @@ pub struct ReviewOptions {
 pub fn default_depth(kind: GameKind) -> u32 {
     match kind {
         // Depth 14 agrees with fairy-stockfish's depth-14 judgements as well as 16 does, and
-        // clearly better than 12, for 1.4 times 12's time (docs/analysis.md, "Quality").
+        // clearly better than 12, for 2.5 times 12's time (docs/analysis.md, "Quality").
         GameKind::Xiangqi => 14,
         // Every flip is a search per piece that may come up: depth 4 took over 100 s.
         GameKind::Banqi => 3,
