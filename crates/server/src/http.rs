@@ -320,7 +320,7 @@ async fn export(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response
 
 /// The start and the position after each move of a game, live or finished, for replay.
 async fn positions(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
-    match crate::game::positions(&app, &id).await {
+    match crate::game::positions(&app.games, &id).await {
         Ok(Some(p)) => Json(p).into_response(),
         Ok(None) => error(StatusCode::NOT_FOUND, format!("no game '{id}'")),
         Err(e) => internal(ErrorCode::Storage, "the game could not be read", &e),
@@ -432,7 +432,7 @@ async fn your_turn(State(app): State<Arc<App>>, headers: HeaderMap, jar: CookieJ
         Ok(user) => user,
         Err(res) => return res,
     };
-    let games = crate::game::your_turn(&app, &user.id);
+    let games = crate::game::your_turn(&app.games, &user.id);
     Json(serde_json::json!({ "games": games })).into_response()
 }
 

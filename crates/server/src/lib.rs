@@ -104,10 +104,10 @@ pub async fn build_with(
         tracing::info!("game reviews go to `cannonade worker` processes");
     }
     if let Some((node, bus, inbox)) = bus {
-        cluster::Cluster::start(&app, &node, bus, inbox);
+        app.join_cluster(&node, bus, inbox);
         tracing::info!("node {node} joined the cluster");
     }
-    let n = game::recover(&app).await.map_err(ServeError)?;
+    let n = game::recover(&app.games).await.map_err(ServeError)?;
     if n > 0 {
         tracing::info!("restored {n} live games");
     }

@@ -2,7 +2,6 @@
 //! node. Apart from the seeks themselves ([`crate::lobby`]), which need no server state.
 
 use crate::lobby::{LOBBY_SEEKS, Lobby};
-use crate::lock::lock;
 use crate::state::App;
 use cannonade_wire::{GameSummary, ServerMsg};
 use std::sync::atomic::Ordering::Relaxed;
@@ -44,7 +43,7 @@ pub fn live_games(app: &App, limit: usize) -> (Vec<GameSummary>, u32) {
 
 /// The live games this node runs, most watched first, at most `limit`, and how many.
 pub fn local_live_games(app: &App, limit: usize) -> (Vec<GameSummary>, u32) {
-    let games = lock(&app.games);
+    let games = app.games.list();
     let mut live: Vec<GameSummary> = games
         .iter()
         .filter(|(_, h)| !h.summary.relayed && !h.summary.over.load(Relaxed))

@@ -2,13 +2,13 @@
 //! the lobby or a game actor; frames written by a task of its own.
 
 use crate::cluster::{Cluster, SharedSeek};
+use crate::conn::{CONN_QUEUE, Conn, Frame, Out};
 use crate::game::{self, Cmd, GameSpec, SeatSpec};
 use crate::incident;
 use crate::lobby::{Offer, may_take, no_seek};
-use crate::lock::lock;
 use crate::refusal::Refusal;
 use crate::seek_range::{self, Standing};
-use crate::state::{App, CONN_QUEUE, Conn, Frame, Out};
+use crate::state::App;
 use crate::user::UserCtx;
 use axum::extract::ws::{Message, WebSocket};
 use cannonade_engine::Level;
@@ -178,7 +178,7 @@ impl Socket {
     async fn close(&mut self) {
         self.analysis = None;
         for game in self.watching.drain() {
-            let handle = lock(&self.app.games).get(&game).cloned();
+            let handle = self.app.games.get(&game);
             if let Some(h) = handle {
                 let _ = h.tx.send(Cmd::Leave { conn_id: self.conn.id }).await;
             }
@@ -344,7 +344,7 @@ impl Socket {
                     seats,
                     start: None,
                 };
-                game::start_game(&app, spec).await?;
+                game::start_game(&app.games, spec).await?;
             }
             ClientMsg::PlayAi { game, options, clock, level, seat, fen } => {
                 if Level::new(level).is_none() {
@@ -363,7 +363,7 @@ impl Socket {
                     [SeatSpec::Ai(level), me]
                 };
                 game::start_game(
-                    &app,
+                    &app.games,
                     GameSpec { kind: game, options, clock, rated: false, seats, start: fen },
                 )
                 .await?;
@@ -372,7 +372,7 @@ impl Socket {
                 self.may_start_solo()?;
                 let me = self.human();
                 game::start_game(
-                    &app,
+                    &app.games,
                     GameSpec {
                         kind: game,
                         options,
@@ -401,7 +401,7 @@ impl Socket {
                         "this socket does not watch that game".into(),
                     ));
                 }
-                let handle = lock(&app.games).get(&game).cloned();
+                let handle = app.games.get(&game);
                 if let Some(h) = handle {
                     let _ = h.tx.send(Cmd::Leave { conn_id: self.conn.id }).await;
                 }
@@ -450,7 +450,7 @@ impl Socket {
     /// already (the audit's one session held 190 untimed hot-seat games).
     fn may_start_solo(&self) -> Result<(), Refusal> {
         let max = self.app.config.limits.solo_games_per_user;
-        if game::solo_games(&self.app, &self.conn.user.id) >= max {
+        if game::solo_games(&self.app.games, &self.conn.user.id) >= max {
             return Err((
                 ErrorCode::LimitReached,
                 format!("at most {max} live games against the engine or in hot seat at once"),
@@ -463,7 +463,7 @@ impl Socket {
         if id.len() > 64 {
             return Err((ErrorCode::NotFound, "no such game".into()));
         }
-        match game::get_or_load(&self.app, id).await {
+        match game::get_or_load(&self.app.games, id).await {
             Ok(Some(h)) => Ok(h),
             Ok(None) => Err((ErrorCode::NotFound, format!("no game '{id}'"))),
             Err(e) => {

@@ -1,22 +1,19 @@
 //! The shared state of a running server.
 
-use crate::cluster::Cluster;
+use crate::cluster::{Bus, Cluster, Inbox, Local};
 use crate::config::Config;
-pub use crate::conn::{CONN_QUEUE, Conn, Frame, Out, RemoteConn};
 use crate::engines::Engines;
-use crate::game::GameHandle;
+use crate::game::Games;
 use crate::ids::NoRandom;
 use crate::limits::Limiter;
 use crate::lobby::Lobby;
-use crate::lock::lock;
 use crate::metrics::Metrics;
 use crate::online::Online;
 use crate::writer::Writer;
 use cannonade_store::Store;
 use cannonade_wire::ServerMsg;
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 /// Everything the handlers, sockets and game actors share.
 pub struct App {
@@ -30,12 +27,12 @@ pub struct App {
     pub engines: Engines,
     /// Counters for `/metrics`.
     pub metrics: Arc<Metrics>,
-    /// Games in memory by id.
-    pub games: Mutex<HashMap<String, GameHandle>>,
+    /// Games in memory by id, and what their shells work with.
+    pub games: Arc<Games>,
     /// Seeks and the lobby stream.
-    pub lobby: Lobby,
+    pub lobby: Arc<Lobby>,
     /// Sessions seen since start.
-    pub sessions: crate::session::Sessions,
+    pub sessions: Arc<crate::session::Sessions>,
     /// Open connections by user id (to tell a user their game started).
     pub online: Arc<Online>,
     /// The other nodes, when this server is one of several (`--redis`).
@@ -43,7 +40,7 @@ pub struct App {
     /// Limits per client.
     pub limiter: Arc<Limiter>,
     /// Game reviews pending on this node.
-    pub reviews: crate::reviews::Reviews,
+    pub reviews: Arc<crate::reviews::Reviews>,
     /// The analysis boards' searches on this node.
     pub analyses: Arc<crate::analysis::Analyses>,
     next_conn: AtomicU64,
@@ -69,21 +66,30 @@ impl App {
         let metrics = Arc::new(Metrics::default());
         let writer = Writer::start(store.clone(), metrics.clone(), config.commit_interval);
         let engines = Engines::start(config.engine_threads);
-        let reviews = crate::reviews::Reviews::new(crate::reviews::Handles {
+        let reviews = Arc::new(crate::reviews::Reviews::new(crate::reviews::Handles {
             store: store.clone(),
             engines: engines.clone(),
             depth: config.review_depth,
             per_user: config.limits.reviews_per_user,
             put: put_review(writer.clone()),
-        });
+        }));
         let analyses = crate::analysis::Analyses::new(engines.clone(), &config.limits);
         let limiter = Arc::new(Limiter::new(config.limits.clone()));
         let online = Arc::new(Online::default());
-        let sessions = crate::session::Sessions::new(crate::session::Handles {
+        let sessions = Arc::new(crate::session::Sessions::new(crate::session::Handles {
             ttl: config.session_ttl,
             store: store.clone(),
             writer: writer.clone(),
             limiter: limiter.clone(),
+            online: online.clone(),
+        }));
+        let games = Games::new(crate::game::Handles {
+            config: config.clone(),
+            store: store.clone(),
+            writer: writer.clone(),
+            engines: engines.clone(),
+            metrics: metrics.clone(),
+            reviews: reviews.clone(),
             online: online.clone(),
         });
         Ok(Arc::new(App {
@@ -92,13 +98,13 @@ impl App {
             engines,
             store,
             metrics,
-            games: Mutex::new(HashMap::new()),
+            games,
             sessions,
             online,
             cluster: OnceLock::new(),
             limiter,
             reviews,
-            lobby: Lobby::new(config.limits.seeks_per_user),
+            lobby: Arc::new(Lobby::new(config.limits.seeks_per_user)),
             config,
             next_conn: AtomicU64::new(first_conn),
         }))
@@ -111,26 +117,26 @@ impl App {
 
     /// Sends `msg` to every open connection of `user_id` (on every node).
     pub fn tell_user(&self, user_id: &str, msg: &ServerMsg) {
-        let frame = Frame::from(msg.to_json());
-        if let Some(cluster) = self.cluster.get() {
-            cluster.tell_user(user_id, &frame);
-        }
-        self.tell_local_user(user_id, &frame);
+        self.games.tell_user(user_id, msg);
     }
 
-    /// Sends a frame to the connections of `user_id` on this node.
-    pub fn tell_local_user(&self, user_id: &str, frame: &Frame) {
-        self.online.tell(user_id, frame);
-    }
-
-    /// The connection `conn` of `user_id` on this node.
-    pub fn local_conn(&self, user_id: &str, conn: u64) -> Option<Conn> {
-        self.online.find(user_id, conn)
-    }
-
-    /// Whether this node runs the game `id` (its actor is here, not a relay to another node).
+    /// Whether this node runs the game `id` (its shell is here, not a relay to another node).
     pub fn runs_game(&self, id: &str) -> bool {
-        lock(&self.games).get(id).is_some_and(|h| !h.summary.relayed && !h.tx.is_closed())
+        self.games.runs(id)
+    }
+
+    /// Joins this node to the others as `node` on `bus` (which must deliver
+    /// [`crate::cluster::topics`]`(node)` to `inbox`).
+    pub fn join_cluster(&self, node: &str, bus: Arc<dyn Bus>, inbox: Inbox) -> Arc<Cluster> {
+        let local = Local {
+            games: self.games.clone(),
+            lobby: self.lobby.clone(),
+            sessions: self.sessions.clone(),
+            online: self.online.clone(),
+        };
+        let cluster = Cluster::start(&local, node, bus, inbox);
+        let _ = self.cluster.set(cluster.clone());
+        cluster
     }
 
     /// The cluster, when this node is one of several.

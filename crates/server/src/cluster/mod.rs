@@ -27,9 +27,12 @@ mod relay;
 pub use bus::{Bus, BusError, BusFuture, Inbound, Inbox, LocalBus, LocalHub};
 pub use redis::{RedisBus, subscription_name};
 
-use crate::game::{self, Audience, Cmd, GameHandle, SocketScore};
+use crate::conn::{Conn, Frame, Out, RemoteConn};
+use crate::game::{self, Audience, Cmd, GameHandle, Games, PeerFuture, Peers, SocketScore};
+use crate::lobby::Lobby;
 use crate::lock::lock;
-use crate::state::{App, Conn, Frame, Out, RemoteConn};
+use crate::online::Online;
+use crate::session::Sessions;
 use crate::user::UserCtx;
 use cannonade_wire::{ClientMsg, GameSummary, SeekInfo, UserInfo};
 use message::{Header, decode, encode};
@@ -77,12 +80,44 @@ struct NodeLobby {
     live: u32,
 }
 
+/// This node as the cluster works with it: its games, seeks, sessions and sockets.
+#[derive(Clone)]
+pub struct Local {
+    /// Its games.
+    pub games: Arc<Games>,
+    /// Its seeks.
+    pub lobby: Arc<Lobby>,
+    /// Its sessions (ended on other nodes too).
+    pub sessions: Arc<Sessions>,
+    /// Its sockets by user.
+    pub online: Arc<Online>,
+}
+
+/// [`Local`] held weakly: the node's parts hold the cluster, and it ends with them.
+struct WeakLocal {
+    games: Weak<Games>,
+    lobby: Weak<Lobby>,
+    sessions: Weak<Sessions>,
+    online: Arc<Online>,
+}
+
+impl WeakLocal {
+    fn upgrade(&self) -> Option<Local> {
+        Some(Local {
+            games: self.games.upgrade()?,
+            lobby: self.lobby.upgrade()?,
+            sessions: self.sessions.upgrade()?,
+            online: self.online.clone(),
+        })
+    }
+}
+
 /// This node's place among the others.
 pub struct Cluster {
     node: Arc<str>,
     bus: Arc<dyn Bus>,
     lease: Duration,
-    app: Weak<App>,
+    local: WeakLocal,
     relays: Mutex<HashMap<String, relay::RelayEntry>>,
     lobbies: Mutex<HashMap<String, NodeLobby>>,
     /// Other nodes' sockets following games this node runs, by node, with when that node
@@ -111,22 +146,27 @@ pub fn topics(node: &str) -> Vec<String> {
 }
 
 impl Cluster {
-    /// Joins `app` to the bus as `node` (which must listen to [`topics`]`(node)`): starts
-    /// handling the inbox and renewing the leases.
-    pub fn start(app: &Arc<App>, node: &str, bus: Arc<dyn Bus>, inbox: Inbox) -> Arc<Cluster> {
+    /// Joins this node's parts to the bus as `node` (which must listen to
+    /// [`topics`]`(node)`): starts handling the inbox and renewing the leases.
+    pub fn start(local: &Local, node: &str, bus: Arc<dyn Bus>, inbox: Inbox) -> Arc<Cluster> {
         let cluster = Arc::new(Cluster {
             node: node.into(),
             bus,
-            lease: app.config.lease,
-            app: Arc::downgrade(app),
+            lease: local.games.h.config.lease,
+            local: WeakLocal {
+                games: Arc::downgrade(&local.games),
+                lobby: Arc::downgrade(&local.lobby),
+                sessions: Arc::downgrade(&local.sessions),
+                online: local.online.clone(),
+            },
             relays: Mutex::default(),
             lobbies: Mutex::default(),
             followers: Mutex::default(),
             seeks: Mutex::default(),
             stopped: AtomicBool::new(false),
         });
-        let _ = app.cluster.set(cluster.clone());
-        app.sessions.tell(cluster.clone());
+        local.games.join(cluster.clone());
+        local.sessions.tell(cluster.clone());
         tokio::spawn(cluster.clone().dispatch(inbox));
         tokio::spawn(cluster.clone().renew_leases());
         cluster
@@ -141,8 +181,8 @@ impl Cluster {
     /// every game of this node stopped. (For tests of a takeover.)
     pub fn stop(&self) {
         self.stopped.store(true, Relaxed);
-        if let Some(app) = self.app.upgrade() {
-            lock(&app.games).clear();
+        if let Some(games) = self.local.games.upgrade() {
+            games.list().clear();
         }
         lock(&self.relays).clear();
     }
@@ -163,22 +203,6 @@ impl Cluster {
         self.publish(&node_topic(node), &header, frame.as_bytes());
     }
 
-    /// Sends a game's frame to the sockets of `node` that `audience` admits; `v` is the
-    /// version of the game event it carries, if it carries one. The sockets in `scores` get
-    /// it with their score added.
-    pub fn broadcast(
-        &self,
-        node: &str,
-        game: &str,
-        audience: Audience,
-        v: Option<u64>,
-        frame: &Frame,
-        scores: Vec<SocketScore>,
-    ) {
-        let header = Header::Broadcast { game: game.to_string(), audience, v, scores };
-        self.publish(&node_topic(node), &header, frame.as_bytes());
-    }
-
     /// Tells `node` that its socket `conn` has `game` up to version `v` (sent after the
     /// socket's snapshot or replay, so it arrives after them).
     fn tell_synced(&self, node: &str, game: &str, conn: u64, v: u64) {
@@ -191,18 +215,6 @@ impl Cluster {
         let header =
             Header::Following { game: game.to_string(), node: self.node.to_string(), conns };
         self.publish(&node_topic(owner), &header, b"");
-    }
-
-    /// Tells `node` that this node does not run `game` any more: its relay looks for the
-    /// owner.
-    pub fn redirect(&self, node: &str, game: &str) {
-        self.publish(&node_topic(node), &Header::Redirect { game: game.to_string() }, b"");
-    }
-
-    /// Tells the other nodes' sockets of `user`.
-    pub fn tell_user(&self, user: &str, frame: &Frame) {
-        let header = Header::User { from: self.node.to_string(), user: user.to_string() };
-        self.publish(ALL, &header, frame.as_bytes());
     }
 
     /// Publishes this node's lobby contents (every few seconds).
@@ -281,10 +293,10 @@ impl Cluster {
     /// else a relay to the node that holds it. `None` if there is no such game.
     pub async fn open(
         self: &Arc<Self>,
-        app: &Arc<App>,
+        games: &Arc<Games>,
         id: &str,
     ) -> Result<Option<GameHandle>, String> {
-        let Some(row) = app.store.game(id).await.map_err(|e| e.to_string())? else {
+        let Some(row) = games.h.store.game(id).await.map_err(|e| e.to_string())? else {
             return Ok(None);
         };
         let holder = self
@@ -293,17 +305,17 @@ impl Cluster {
             .await
             .map_err(|e| e.to_string())?;
         if *holder == *self.node {
-            let events = app.store.events(id).await.map_err(|e| e.to_string())?;
-            lock(&app.games).retain(|gid, h| gid != id || !h.tx.is_closed());
-            return game::load(app, row, events).await.map(Some);
+            let events = games.h.store.events(id).await.map_err(|e| e.to_string())?;
+            games.list().retain(|gid, h| gid != id || !h.tx.is_closed());
+            return game::load(games, row, events).await.map(Some);
         }
-        Ok(Some(relay::start(app, self, row, holder)))
+        Ok(Some(relay::start(games, self, row, holder)))
     }
 
     /// A game's actor on this node, loading it if this node may own it; `None` if another
     /// node holds its lease.
-    async fn owned(self: &Arc<Self>, app: &Arc<App>, id: &str) -> Option<GameHandle> {
-        let local = lock(&app.games).get(id).filter(|h| !h.tx.is_closed()).cloned();
+    async fn owned(self: &Arc<Self>, games: &Arc<Games>, id: &str) -> Option<GameHandle> {
+        let local = games.get(id).filter(|h| !h.tx.is_closed());
         match local {
             Some(h) if !h.summary.relayed => return Some(h),
             // This node relays it, and the sender takes it for the owner: so it is if the
@@ -314,18 +326,18 @@ impl Cluster {
                 if holder.as_deref() != Some(&*self.node) {
                     return None;
                 }
-                let mut games = lock(&app.games);
-                if games.get(id).is_some_and(|g| Arc::ptr_eq(&g.summary, &h.summary)) {
-                    games.remove(id);
+                let mut list = games.list();
+                if list.get(id).is_some_and(|g| Arc::ptr_eq(&g.summary, &h.summary)) {
+                    list.remove(id);
                 }
-                drop(games);
+                drop(list);
                 if let Some(r) = lock(&self.relays).get(id) {
                     let _ = r.tx.send(relay::RelayMsg::Recheck);
                 }
             }
             None => {}
         }
-        match self.open(app, id).await {
+        match self.open(games, id).await {
             Ok(Some(h)) if !h.summary.relayed => Some(h),
             Ok(_) => None,
             Err(e) => {
@@ -341,7 +353,7 @@ impl Cluster {
             if !self.live() {
                 break;
             }
-            let Some(app) = self.app.upgrade() else { break };
+            let Some(local) = self.local.upgrade() else { break };
             let bytes = match inbound {
                 Inbound::Message(bytes) => bytes,
                 Inbound::Resubscribed => {
@@ -354,7 +366,7 @@ impl Cluster {
                 tracing::warn!("an unreadable bus message");
                 continue;
             };
-            self.handle(&app, header, body).await;
+            self.handle(&local, header, body).await;
         }
     }
 
@@ -391,18 +403,19 @@ impl Cluster {
         Conn { id: conn, user: Arc::new(UserCtx::remote(user)), tx }
     }
 
-    async fn handle(self: &Arc<Self>, app: &Arc<App>, header: Header, body: &[u8]) {
+    async fn handle(self: &Arc<Self>, local: &Local, header: Header, body: &[u8]) {
+        let games = &local.games;
         let frame = || Frame::from(String::from_utf8_lossy(body).into_owned());
         match header {
             Header::Join { game, node, conn, user, since } => {
                 self.follow(&node, &game, conn, true);
                 let conn = self.remote_conn(&node, conn, user);
-                self.to_actor(app, &game, &node, Cmd::Join { conn, since }).await;
+                self.to_actor(games, &game, &node, Cmd::Join { conn, since }).await;
             }
             Header::Leave { game, node, conn } => {
                 self.follow(&node, &game, conn, false);
-                let local = lock(&app.games).get(&game).cloned();
-                if let Some(h) = local.filter(|h| !h.summary.relayed) {
+                let handle = games.get(&game);
+                if let Some(h) = handle.filter(|h| !h.summary.relayed) {
                     let _ = h.tx.send(Cmd::Leave { conn_id: conn }).await;
                 }
             }
@@ -412,7 +425,7 @@ impl Cluster {
                     .checked_sub(Duration::from_micros(age_us))
                     .unwrap_or_else(Instant::now);
                 let conn = self.remote_conn(&node, conn, user);
-                self.to_actor(app, &game, &node, Cmd::Client { conn, msg, at }).await;
+                self.to_actor(games, &game, &node, Cmd::Client { conn, msg, at }).await;
             }
             Header::Redirect { game } => {
                 if let Some(r) = lock(&self.relays).get(&game) {
@@ -432,13 +445,13 @@ impl Cluster {
             }
             Header::Following { game, node, conns } => {
                 self.set_following(&node, &game, &conns);
-                let local = lock(&app.games).get(&game).cloned();
-                if let Some(h) = local.filter(|h| !h.summary.relayed) {
+                let handle = games.get(&game);
+                if let Some(h) = handle.filter(|h| !h.summary.relayed) {
                     let _ = h.tx.send(Cmd::Following { node, conns }).await;
                 }
             }
             Header::To { user, conn } => {
-                if let Some(c) = app.local_conn(&user, conn) {
+                if let Some(c) = local.online.find(&user, conn) {
                     c.send_frame(frame());
                 }
             }
@@ -447,7 +460,7 @@ impl Cluster {
             Header::Broadcast { game, audience, v, scores } => {
                 let relay = lock(&self.relays).get(&game).cloned();
                 if let Some(r) = relay {
-                    r.deliver(app, audience, v, &frame(), &scores);
+                    r.deliver(&games.h.metrics, audience, v, &frame(), &scores);
                 }
             }
             Header::Synced { game, conn, v } => {
@@ -457,7 +470,7 @@ impl Cluster {
             }
             Header::User { from, user } => {
                 if *from != *self.node {
-                    app.tell_local_user(&user, &frame());
+                    local.online.tell(&user, &frame());
                 }
             }
             Header::Lobby { from, seeks, games, live } => {
@@ -471,11 +484,11 @@ impl Cluster {
             }
             Header::SeekGone { id } => {
                 lock(&self.seeks).remove(&id);
-                app.lobby.forget(&id);
+                local.lobby.forget(&id);
             }
             Header::SessionsEnded { from, user, ended } => {
                 if *from != *self.node {
-                    app.sessions.close_ended(&user, &ended);
+                    local.sessions.close_ended(&user, &ended);
                 }
             }
         }
@@ -483,8 +496,8 @@ impl Cluster {
 
     /// Hands a command from another node's socket to this node's actor of `game`, or tells
     /// that node to look for the owner.
-    async fn to_actor(self: &Arc<Self>, app: &Arc<App>, game: &str, node: &str, cmd: Cmd) {
-        match self.owned(app, game).await {
+    async fn to_actor(self: &Arc<Self>, games: &Arc<Games>, game: &str, node: &str, cmd: Cmd) {
+        match self.owned(games, game).await {
             Some(h) => {
                 let _ = h.tx.send(cmd).await;
             }
@@ -495,8 +508,8 @@ impl Cluster {
     /// Moves the sockets of this node that followed `game` when its actor here lost the
     /// lease to whichever node holds it now (a relay to it, or the game loaded here again if
     /// the lease is free): each gets a snapshot from there.
-    pub async fn rehome(self: &Arc<Self>, app: &Arc<App>, game: &str, conns: Vec<Conn>) {
-        match self.open(app, game).await {
+    pub async fn rehome(self: &Arc<Self>, games: &Arc<Games>, game: &str, conns: Vec<Conn>) {
+        match self.open(games, game).await {
             Ok(Some(h)) => {
                 for conn in conns {
                     let _ = h.tx.send(Cmd::Join { conn, since: None }).await;
@@ -534,7 +547,7 @@ impl Cluster {
 
     /// Takes the sockets of nodes not heard of for a while out of this node's games (their
     /// players show offline, finished games can end).
-    async fn drop_silent_nodes(&self, app: &App) {
+    async fn drop_silent_nodes(&self, games: &Games) {
         let silent: Vec<(String, u64)> = {
             let mut followers = lock(&self.followers);
             let gone: Vec<String> = followers
@@ -545,7 +558,7 @@ impl Cluster {
             gone.iter().filter_map(|n| followers.remove(n)).flat_map(|f| f.conns).collect()
         };
         for (game, conn) in silent {
-            let handle = lock(&app.games).get(&game).cloned();
+            let handle = games.get(&game);
             if let Some(h) = handle.filter(|h| !h.summary.relayed) {
                 let _ = h.tx.send(Cmd::Leave { conn_id: conn }).await;
             }
@@ -555,7 +568,7 @@ impl Cluster {
     /// Extends the keys of this node's seeks. One that is gone was taken (its `seek_gone`
     /// may be on its way, or was lost) or ran out while Redis was out of reach: either way
     /// nobody can take it any more, so it leaves the lobby here too.
-    async fn renew_seeks(&self, app: &App) {
+    async fn renew_seeks(&self, lobby: &Lobby) {
         let ids: Vec<String> = lock(&self.seeks).iter().cloned().collect();
         if ids.is_empty() {
             return;
@@ -565,7 +578,7 @@ impl Cluster {
             Ok(found) => {
                 for (id, _) in ids.iter().zip(found).filter(|(_, f)| !f) {
                     lock(&self.seeks).remove(id);
-                    app.lobby.forget(id);
+                    lobby.forget(id);
                 }
             }
             Err(e) => tracing::warn!("could not extend the seeks: {e}"),
@@ -582,10 +595,12 @@ impl Cluster {
             if !self.live() {
                 break;
             }
-            let Some(app) = self.app.upgrade() else { break };
-            self.drop_silent_nodes(&app).await;
-            self.renew_seeks(&app).await;
-            let owned: Vec<String> = lock(&app.games)
+            let Some(local) = self.local.upgrade() else { break };
+            self.drop_silent_nodes(&local.games).await;
+            self.renew_seeks(&local.lobby).await;
+            let owned: Vec<String> = local
+                .games
+                .list()
                 .iter()
                 .filter(|(_, h)| !h.summary.relayed && !h.tx.is_closed())
                 .map(|(id, _)| id.clone())
@@ -603,9 +618,9 @@ impl Cluster {
                     }
                     for g in lost {
                         let handle = {
-                            let mut games = lock(&app.games);
-                            let actor = games.get(g).is_some_and(|h| !h.summary.relayed);
-                            if actor { games.remove(g) } else { None }
+                            let mut list = local.games.list();
+                            let actor = list.get(g).is_some_and(|h| !h.summary.relayed);
+                            if actor { list.remove(g) } else { None }
                         };
                         if let Some(h) = handle {
                             let _ = h.tx.send(Cmd::Lost).await;
@@ -633,5 +648,46 @@ impl crate::session::OtherNodes for Cluster {
         let header =
             Header::SessionsEnded { from: self.node.to_string(), user: user.to_string(), ended };
         self.publish(ALL, &header, b"");
+    }
+}
+
+impl Peers for Cluster {
+    fn claim<'a>(&'a self, game: &'a str) -> PeerFuture<'a, bool> {
+        Box::pin(async move { Cluster::claim(self, game).await.map_err(|e| e.to_string()) })
+    }
+
+    fn open(self: Arc<Self>, game: String) -> PeerFuture<'static, Option<GameHandle>> {
+        Box::pin(async move {
+            let games = self.local.games.upgrade().ok_or("the node is stopping")?;
+            Cluster::open(&self, &games, &game).await
+        })
+    }
+
+    fn broadcast(
+        &self,
+        node: &str,
+        game: &str,
+        audience: Audience,
+        v: Option<u64>,
+        frame: &Frame,
+        scores: Vec<SocketScore>,
+    ) {
+        let header = Header::Broadcast { game: game.to_string(), audience, v, scores };
+        self.publish(&node_topic(node), &header, frame.as_bytes());
+    }
+
+    /// The relay on `node` looks for the owner.
+    fn redirect(&self, node: &str, game: &str) {
+        self.publish(&node_topic(node), &Header::Redirect { game: game.to_string() }, b"");
+    }
+
+    fn rehome(self: Arc<Self>, game: String, conns: Vec<Conn>) {
+        let Some(games) = self.local.games.upgrade() else { return };
+        tokio::spawn(async move { Cluster::rehome(&self, &games, &game, conns).await });
+    }
+
+    fn tell_user(&self, user: &str, frame: &Frame) {
+        let header = Header::User { from: self.node.to_string(), user: user.to_string() };
+        self.publish(ALL, &header, frame.as_bytes());
     }
 }

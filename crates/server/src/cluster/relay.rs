@@ -12,9 +12,11 @@
 
 use super::message::Header;
 use super::{Cluster, lease_key, node_topic};
+use crate::conn::{Conn, Frame};
+use crate::game::Games;
 use crate::game::{self, Audience, Cmd, GameHandle, SocketScore, Summary, role_of, with_score};
 use crate::lock::lock;
-use crate::state::{App, Conn, Frame};
+use crate::metrics::Metrics;
 use cannonade_games::GameKind;
 use cannonade_store::GameRow;
 use cannonade_wire::Role;
@@ -74,7 +76,7 @@ impl RelayEntry {
     /// game as the owner would drop it.
     pub fn deliver(
         &self,
-        app: &App,
+        metrics: &Metrics,
         audience: Audience,
         v: Option<u64>,
         frame: &Frame,
@@ -107,9 +109,9 @@ impl RelayEntry {
                 }
             }
         }
-        app.metrics.frames_out.inc_by(sent);
+        metrics.frames_out.inc_by(sent);
         for id in slow {
-            app.metrics.slow_drops.inc();
+            metrics.slow_drops.inc();
             subs.remove(&id);
             let _ = self.tx.send(RelayMsg::Dropped(id));
         }
@@ -131,7 +133,7 @@ const IDLE: Duration = Duration::from_secs(30);
 const RENEWAL_SLACK: Duration = Duration::from_millis(500);
 
 struct Relay {
-    app: Arc<App>,
+    games: Arc<Games>,
     cluster: Arc<Cluster>,
     game: String,
     users: [Option<String>; 2],
@@ -146,23 +148,28 @@ struct Relay {
 
 /// Starts relaying `row`'s game owned by `owner` and registers it (an existing handle of the
 /// game on this node is kept instead).
-pub fn start(app: &Arc<App>, cluster: &Arc<Cluster>, row: GameRow, owner: String) -> GameHandle {
+pub fn start(
+    games: &Arc<Games>,
+    cluster: &Arc<Cluster>,
+    row: GameRow,
+    owner: String,
+) -> GameHandle {
     let kind = row.kind.parse().unwrap_or(GameKind::Xiangqi);
     let summary = Arc::new(Summary::new(kind, row.names.clone(), true));
-    let mut games = lock(&app.games);
-    if let Some(h) = games.get(&row.id).filter(|h| !h.tx.is_closed()) {
+    let mut list = games.list();
+    if let Some(h) = list.get(&row.id).filter(|h| !h.tx.is_closed()) {
         return h.clone();
     }
     let (tx, rx) = mpsc::channel(1024);
     let (bus_tx, bus_rx) = mpsc::unbounded_channel();
     let handle = GameHandle { side: tx.clone(), tx, summary: summary.clone() };
-    games.insert(row.id.clone(), handle.clone());
-    drop(games);
+    list.insert(row.id.clone(), handle.clone());
+    drop(list);
     let subs: Arc<Mutex<Subs>> = Arc::default();
     let entry = RelayEntry { subs: subs.clone(), tx: bus_tx.clone() };
     lock(&cluster.relays).insert(row.id.clone(), entry);
     let relay = Relay {
-        app: app.clone(),
+        games: games.clone(),
         cluster: cluster.clone(),
         game: row.id,
         users: row.users,
@@ -295,7 +302,7 @@ impl Relay {
     }
 
     fn unregister(&self) {
-        let mut games = lock(&self.app.games);
+        let mut games = self.games.list();
         if games.get(&self.game).is_some_and(|h| Arc::ptr_eq(&h.summary, &self.summary)) {
             games.remove(&self.game);
         }
@@ -393,12 +400,12 @@ impl Relay {
     /// Rebuilds the game here from the store and moves the sockets to it (each gets a
     /// snapshot).
     async fn take_over(&mut self) -> bool {
-        let app = self.app.clone();
+        let games = self.games.clone();
         let loaded = async {
-            let stored = game::stored(&app, &self.game).await?;
+            let stored = game::stored(&games, &self.game).await?;
             let (row, events) = stored.ok_or_else(|| "the game is not in the store".to_string())?;
             self.unregister();
-            game::load(&app, row, events).await
+            game::load(&games, row, events).await
         };
         match loaded.await {
             Ok(handle) => {

@@ -9,18 +9,18 @@ pub mod command;
 mod dealer;
 pub mod event;
 mod export;
+mod games;
 pub mod import;
 pub mod room;
 mod shell;
 pub mod view;
 mod your_turn;
 
+use crate::conn::Conn;
 use crate::ids;
 use crate::incident;
 use crate::lobby::check_settings;
-use crate::lock::lock;
 use crate::refusal::Refusal;
-use crate::state::{App, Conn};
 use crate::user::UserCtx;
 use cannonade_banqi::DealSeed;
 use cannonade_core::Side;
@@ -34,6 +34,7 @@ use tokio::time::Instant;
 pub use view::{Audience, SocketScore, with_score};
 
 pub use dealer::Dealer;
+pub use games::{Games, Handles, PeerFuture, Peers};
 pub use your_turn::{YourTurn, your_turn};
 
 /// What a game shows in the lobby, updated by its actor.
@@ -111,8 +112,9 @@ pub fn solo_player(users: &[Option<String>; 2], ai: &[Option<i64>; 2]) -> Option
 }
 
 /// How many live games of this node `user` plays alone.
-pub fn solo_games(app: &App, user: &str) -> usize {
-    lock(&app.games)
+pub fn solo_games(games: &Games, user: &str) -> usize {
+    games
+        .list()
         .values()
         .filter(|h| {
             h.summary.solo.as_deref() == Some(user)
@@ -286,7 +288,7 @@ pub struct GameSpec {
 
 /// Creates a game: checks the settings, draws a Banqi seed, stores the game, starts its
 /// actor and tells both players' sockets. Returns the game id.
-pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusal> {
+pub async fn start_game(games: &Arc<Games>, spec: GameSpec) -> Result<String, Refusal> {
     let (start, options) = check_settings(spec.kind, &spec.options, spec.clock, spec.rated)?;
     let start = match &spec.start {
         Some(fen) => crate::lobby::custom_start(&options, fen, spec.rated)?,
@@ -325,9 +327,9 @@ pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusa
         ended_ms: None,
         days_per_move: spec.clock.days_per_move.map_or(0, i64::from),
     };
-    if let Some(cluster) = app.cluster() {
+    if let Some(peers) = games.peers() {
         // A new id: the lease is free; taking it makes the renewals cover the game.
-        let mine = cluster.claim(&row.id).await.map_err(|e| {
+        let mine = peers.claim(&row.id).await.map_err(|e| {
             (ErrorCode::Storage, incident::logged("the game could not be claimed", e))
         })?;
         if !mine {
@@ -343,7 +345,9 @@ pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusa
             SeatSpec::Ai(_) => None,
         })
         .collect();
-    app.writer
+    games
+        .h
+        .writer
         .exec(move |store| async move {
             // Decided on the writer task: of two games seating a new user at once, the
             // first writes them.
@@ -356,7 +360,7 @@ pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusa
         .map_err(|e| (ErrorCode::Storage, incident::logged("the game could not be saved", e)))?;
     let id = row.id.clone();
     let users = row.users.clone();
-    load(app, row, Vec::new())
+    load(games, row, Vec::new())
         .await
         .map_err(|e| (ErrorCode::Storage, incident::logged("the game could not be started", e)))?;
     for (i, user) in users.iter().enumerate() {
@@ -372,7 +376,7 @@ pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusa
             if both && i == 1 {
                 continue;
             }
-            app.tell_user(user, &ServerMsg::GameStarted { game: id.clone(), role });
+            games.tell_user(user, &ServerMsg::GameStarted { game: id.clone(), role });
         }
     }
     Ok(id)
@@ -382,45 +386,45 @@ pub async fn start_game(app: &Arc<App>, spec: GameSpec) -> Result<String, Refusa
 /// or a finished one opened for viewing) and registers it. If another task registered the
 /// same game meanwhile, that one is kept.
 pub async fn load(
-    app: &Arc<App>,
+    games: &Arc<Games>,
     row: GameRow,
     events: Vec<EventRow>,
 ) -> Result<GameHandle, String> {
-    let shell = shell::Shell::restore(app, row, events).await?;
+    let shell = shell::Shell::restore(games, row, events).await?;
     let id = shell.id().to_string();
-    let mut games = lock(&app.games);
-    if let Some(existing) = games.get(&id) {
+    let mut list = games.list();
+    if let Some(existing) = list.get(&id) {
         return Ok(existing.clone());
     }
     let handle = shell.spawn();
-    games.insert(id, handle.clone());
+    list.insert(id, handle.clone());
     Ok(handle)
 }
 
 /// The handle of a game in memory, or loaded from the store (with other nodes: run here if
 /// this node may own it, else relayed to its owner).
-pub async fn get_or_load(app: &Arc<App>, id: &str) -> Result<Option<GameHandle>, String> {
-    if let Some(h) = lock(&app.games).get(id).filter(|h| !h.tx.is_closed()).cloned() {
+pub async fn get_or_load(games: &Arc<Games>, id: &str) -> Result<Option<GameHandle>, String> {
+    if let Some(h) = games.get(id).filter(|h| !h.tx.is_closed()) {
         return Ok(Some(h));
     }
-    if let Some(cluster) = app.cluster() {
-        return cluster.clone().open(app, id).await;
+    if let Some(peers) = games.peers() {
+        return peers.clone().open(id.to_string()).await;
     }
-    let Some((row, events)) = stored(app, id).await? else {
+    let Some((row, events)) = stored(games, id).await? else {
         return Ok(None);
     };
-    lock(&app.games).retain(|gid, h| gid != id || !h.tx.is_closed());
-    load(app, row, events).await.map(Some)
+    games.list().retain(|gid, h| gid != id || !h.tx.is_closed());
+    load(games, row, events).await.map(Some)
 }
 
 /// The positions of a game for replay; `None` for an unknown game. The game's actor answers
 /// when it runs on this node; otherwise (another node runs it, or nobody: a finished game)
 /// they are built from the store, which holds every told move.
 pub async fn positions(
-    app: &Arc<App>,
+    games: &Games,
     id: &str,
 ) -> Result<Option<cannonade_wire::Positions>, String> {
-    let local = lock(&app.games).get(id).filter(|h| !h.summary.relayed).cloned();
+    let local = games.get(id).filter(|h| !h.summary.relayed);
     if let Some(handle) = local {
         let (reply, answer) = tokio::sync::oneshot::channel();
         if handle.tx.send(Cmd::Positions { reply }).await.is_ok()
@@ -430,41 +434,41 @@ pub async fn positions(
         }
         // The actor stopped meanwhile: the store has all it told.
     }
-    stored_positions(app, id).await
+    stored_positions(games, id).await
 }
 
 /// The positions of a game for replay as the store has them; `None` for an unknown game.
 async fn stored_positions(
-    app: &App,
+    games: &Games,
     id: &str,
 ) -> Result<Option<cannonade_wire::Positions>, String> {
-    let Some((row, events)) = stored(app, id).await? else {
+    let Some((row, events)) = stored(games, id).await? else {
         return Ok(None);
     };
     crate::archive::replay::from_store(&row, &events).map(Some)
 }
 
 /// A game's row and every event, as the store has them; `None` for an unknown game.
-pub async fn stored(app: &App, id: &str) -> Result<Option<(GameRow, Vec<EventRow>)>, String> {
-    crate::archive::stored_in(app.store.as_ref(), id).await
+pub async fn stored(games: &Games, id: &str) -> Result<Option<(GameRow, Vec<EventRow>)>, String> {
+    crate::archive::stored_in(games.h.store.as_ref(), id).await
 }
 
 /// Brings every live game of the store back (server start); with other nodes, those whose
 /// lease is free. Clocks resume at the times stored with the last move: the downtime is not
 /// charged, except to the mover of a correspondence game, whose days run on the wall clock.
-pub async fn recover(app: &Arc<App>) -> Result<usize, String> {
-    let rows = app.store.live_games().await.map_err(|e| e.to_string())?;
+pub async fn recover(games: &Arc<Games>) -> Result<usize, String> {
+    let rows = games.h.store.live_games().await.map_err(|e| e.to_string())?;
     let mut n = 0;
     for row in rows {
         let id = row.id.clone();
-        if let Some(cluster) = app.cluster()
-            && !cluster.claim(&id).await.map_err(|e| e.to_string())?
+        if let Some(peers) = games.peers()
+            && !peers.claim(&id).await?
         {
             continue;
         }
         n += 1;
-        let events = app.store.events(&id).await.map_err(|e| e.to_string())?;
-        if let Err(e) = load(app, row, events).await {
+        let events = games.h.store.events(&id).await.map_err(|e| e.to_string())?;
+        if let Err(e) = load(games, row, events).await {
             tracing::error!(game = %id, "could not restore the game: {e}");
         }
     }

@@ -16,13 +16,12 @@ use super::event::{Decision, Effect, Event};
 use super::export::{About, export};
 use super::room::{GameRoom, History, Seated, Setup};
 use super::view::{self, Audience, SocketScore};
-use super::{Cmd, Dealer, GameHandle, GameSpec, SeatSpec, Summary, start_game};
+use super::{Cmd, Dealer, GameHandle, GameSpec, Games, SeatSpec, Summary, start_game};
 use crate::archive::stored::StoredEvent;
-use crate::lock::lock;
+use crate::conn::{Conn, Frame, Out};
 use crate::rating::{PROVISIONAL_RD, Rating, Speed};
 use crate::refusal::Refusal;
 use crate::reviews::live_crowd;
-use crate::state::{App, Conn, Frame, Out};
 use cannonade_banqi::DealSeed;
 use cannonade_engine::{Clock as EngineClock, Level, Limits};
 use cannonade_games::AnyGame;
@@ -75,7 +74,7 @@ type ChatStored = (ChatLine, Result<(), (Conn, StoreError)>);
 
 /// The shell of one game.
 pub struct Shell {
-    app: Arc<App>,
+    games: Arc<Games>,
     room: GameRoom,
     /// Every game event as sent (without legal moves): version `i + 1` is `events[i]`. Kept
     /// as JSON, which is both what a replay sends and smaller than the typed event.
@@ -130,7 +129,7 @@ impl Shell {
     /// Rebuilds a game from its stored row and events: its room is the stored events
     /// applied, as live play applied them.
     pub async fn restore(
-        app: &Arc<App>,
+        games: &Arc<Games>,
         row: GameRow,
         events: Vec<cannonade_store::EventRow>,
     ) -> Result<Shell, String> {
@@ -148,7 +147,8 @@ impl Shell {
         let mut players = Vec::new();
         for i in 0..2 {
             let rating = match (&row.users[i], row.rated, speed) {
-                (Some(u), true, Some(speed)) => app
+                (Some(u), true, Some(speed)) => games
+                    .h
                     .store
                     .rating(u, kind.name(), speed.name())
                     .await
@@ -172,7 +172,7 @@ impl Shell {
             players,
             dealer,
             commitment: row.commitment.clone(),
-            grace_ms: app.config.grace.as_millis() as u64,
+            grace_ms: games.h.config.grace.as_millis() as u64,
             created_ms: row.created_ms,
         };
         let mut stored = Vec::with_capacity(events.len());
@@ -182,7 +182,7 @@ impl Shell {
                     .map_err(|err| format!("event {}: {err}", e.v))?,
             );
         }
-        let chat_rows = app.store.chat(&row.id, super::room::CHAT_KEPT as u32).await;
+        let chat_rows = games.h.store.chat(&row.id, super::room::CHAT_KEPT as u32).await;
         let chat_rows = chat_rows.map_err(|e| e.to_string())?;
         let chat_count = chat_rows.last().map_or(0, |l| l.n);
         let mut chat = Vec::with_capacity(chat_rows.len());
@@ -200,7 +200,7 @@ impl Shell {
         let proposals = if row.status == "over" {
             Vec::new()
         } else {
-            app.store.proposals(&row.id, ply).await.map_err(|e| e.to_string())?
+            games.h.store.proposals(&row.id, ply).await.map_err(|e| e.to_string())?
         };
         let now = ms(Instant::now());
         // The events' frames as clients get them in a replay, each with the position after
@@ -242,7 +242,7 @@ impl Shell {
         let offline_since =
             std::array::from_fn(|i| room.setup().players[i].ai.is_none().then_some(now));
         let mut shell = Shell {
-            app: app.clone(),
+            games: games.clone(),
             room,
             events: frames,
             legal: String::from("[]"),
@@ -276,7 +276,7 @@ impl Shell {
         self.self_tx = Some(tx.downgrade());
         let handle = GameHandle { tx, side: side_tx, summary: self.summary.clone() };
         if self.room.result().is_none() {
-            self.app.metrics.live_games.inc();
+            self.games.h.metrics.live_games.inc();
         }
         tokio::spawn(self.run(rx, side_rx));
         handle
@@ -296,7 +296,7 @@ impl Shell {
         {
             tracing::error!(game = %self.id(), "could not end the game: {e}");
         }
-        let mut health = self.app.writer.health();
+        let mut health = self.games.h.writer.health();
         if !*health.borrow_and_update() {
             self.store_down();
         }
@@ -305,11 +305,11 @@ impl Shell {
             let deadline = self.room.deadline().map(instant);
             let linger = match (self.room.result().is_some(), self.subs.is_empty(), self.idle_since)
             {
-                (true, true, Some(t)) => Some(t + self.app.config.linger),
+                (true, true, Some(t)) => Some(t + self.games.h.config.linger),
                 _ => None,
             };
             let untouched = (self.room.result().is_none() && self.room.setup().tc.untimed())
-                .then(|| self.touched + self.app.config.limits.untimed_idle);
+                .then(|| self.touched + self.games.h.config.limits.untimed_idle);
             tokio::select! {
                 biased;
                 cmd = rx.recv() => match cmd {
@@ -343,7 +343,7 @@ impl Shell {
             self.maybe_ai();
         }
         self.ai.call_off();
-        let mut games = lock(&self.app.games);
+        let mut games = self.games.list();
         if games.get(self.room.id()).is_some_and(|h| Arc::ptr_eq(&h.summary, &self.summary)) {
             games.remove(self.room.id());
         }
@@ -365,7 +365,7 @@ impl Shell {
             Cmd::Client { conn, msg, at } => {
                 self.touched = Instant::now();
                 if let Err((code, text)) = self.client(&conn, msg, ms(at)).await {
-                    self.app.count_error();
+                    self.games.h.metrics.errors.inc();
                     conn.send(&ServerMsg::error(code, text, Some(self.room.id())));
                 }
             }
@@ -476,8 +476,8 @@ impl Shell {
         let is_move = matches!(cmd, Command::Move { .. });
         self.carry_out(decision, None).await?;
         if is_move {
-            self.app.metrics.moves.inc();
-            self.app.metrics.move_latency.observe(received.elapsed().as_micros() as u64);
+            self.games.h.metrics.moves.inc();
+            self.games.h.metrics.move_latency.observe(received.elapsed().as_micros() as u64);
         }
         Ok(())
     }
@@ -491,7 +491,7 @@ impl Shell {
             ply: ply as i64,
             mv: mv.clone(),
         };
-        let writer = self.app.writer.clone();
+        let writer = self.games.h.writer.clone();
         let conn = conn.clone();
         tokio::spawn(async move {
             let stored = writer.propose(row).await;
@@ -531,7 +531,7 @@ impl Shell {
             body: serde_json::to_string(&line).unwrap_or_default(),
         };
         let n = row.n;
-        let writer = self.app.writer.clone();
+        let writer = self.games.h.writer.clone();
         let conn = conn.clone();
         tokio::spawn(async move {
             let stored = writer.chat(row).await.map_err(|e| (conn, e));
@@ -547,7 +547,8 @@ impl Shell {
         if effects.contains(&Effect::ClearProposals) {
             let game = self.room.id().to_string();
             if let Err(e) = self
-                .app
+                .games
+                .h
                 .writer
                 .exec(move |store| async move { store.clear_proposals(&game).await })
                 .await
@@ -582,7 +583,7 @@ impl Shell {
                     },
                 })
                 .collect();
-            if let Err(e) = self.app.writer.append(rows).await {
+            if let Err(e) = self.games.h.writer.append(rows).await {
                 return Err((
                     ErrorCode::Storage,
                     self.storage_error("the game could not be saved", &e),
@@ -642,7 +643,7 @@ impl Shell {
             StoredEvent::Ended { .. } => {
                 self.ai.call_off();
                 self.summary.over.store(true, Relaxed);
-                self.app.metrics.live_games.dec();
+                self.games.h.metrics.live_games.dec();
                 // Archived before anyone hears of the end: whoever asks for the record once
                 // they know the game is over gets it. The rating changes ride on the end's
                 // frame (docs/protocol-wire.md), so players see them with the result.
@@ -669,10 +670,10 @@ impl Shell {
     /// [`Cmd::CrowdJudged`] (docs/analysis.md).
     fn judge_crowd(&self) {
         let Some((reveal, _)) = self.room.last_reveal() else { return };
-        let engines = self.app.engines.clone();
+        let engines = self.games.h.engines.clone();
         let Some(ask) = live_crowd::Ask::of(reveal, self.room.record(), &engines) else { return };
         let Some(tx) = self.self_tx.as_ref().and_then(|w| w.upgrade()) else { return };
-        let depth = self.app.config.review_depth;
+        let depth = self.games.h.config.review_depth;
         let game = self.id().to_string();
         tokio::spawn(async move {
             let played = ask.played.clone();
@@ -713,7 +714,7 @@ impl Shell {
             start: (setup.spec.kind() != cannonade_games::GameKind::Banqi)
                 .then(|| setup.start.fen()),
         };
-        let game = start_game(&self.app, spec).await?;
+        let game = start_game(&self.games, spec).await?;
         let decision = self.room.decide(&Command::RematchCreated { game })?;
         Box::pin(self.carry_out(decision, None)).await
     }
@@ -798,15 +799,15 @@ impl Shell {
                 }
             }
         }
-        if let Some(cluster) = self.app.cluster() {
+        if let Some(peers) = self.games.peers() {
             for (node, scores) in nodes {
-                cluster.broadcast(node, self.room.id(), to, v, frame, scores);
+                peers.broadcast(node, self.room.id(), to, v, frame, scores);
             }
         }
-        self.app.metrics.frames_out.inc_by(sent);
+        self.games.h.metrics.frames_out.inc_by(sent);
         for (id, behind) in slow {
             if behind {
-                self.app.metrics.slow_drops.inc();
+                self.games.h.metrics.slow_drops.inc();
             }
             self.leave(id);
         }
@@ -968,9 +969,9 @@ impl Shell {
         self.handed_over = true;
         self.ai.call_off();
         if self.room.result().is_none() {
-            self.app.metrics.live_games.dec();
+            self.games.h.metrics.live_games.dec();
         }
-        let Some(cluster) = self.app.cluster().cloned() else { return };
+        let Some(peers) = self.games.peers().cloned() else { return };
         let mut local = Vec::new();
         let mut nodes: Vec<Arc<str>> = Vec::new();
         for (_, sub) in self.subs.drain() {
@@ -981,10 +982,9 @@ impl Shell {
             }
         }
         for node in nodes {
-            cluster.redirect(&node, self.room.id());
+            peers.redirect(&node, self.room.id());
         }
-        let (app, id) = (self.app.clone(), self.room.id().to_string());
-        tokio::spawn(async move { cluster.rehome(&app, &id, local).await });
+        peers.rehome(self.room.id().to_string(), local);
     }
 
     fn leave(&mut self, conn_id: u64) {
@@ -1020,7 +1020,7 @@ impl Shell {
             online: now_online,
             // Nobody claims a correspondence game for absence.
             claim_in_ms: (!now_online && !self.room.setup().tc.is_correspondence())
-                .then(|| self.app.config.grace.as_millis() as u64),
+                .then(|| self.games.h.config.grace.as_millis() as u64),
         };
         let frame = Frame::from(msg.to_json());
         self.send_where(&frame, Audience::All);
@@ -1184,14 +1184,20 @@ impl Shell {
             ended_ms: crate::ids::now_ms(),
             ratings,
         };
-        match self.app.writer.exec(move |store| async move { store.finish(&finish).await }).await {
+        match self
+            .games
+            .h
+            .writer
+            .exec(move |store| async move { store.finish(&finish).await })
+            .await
+        {
             Ok(()) => {
                 self.finished_stored = true;
                 // Every finished game is reviewed in the background (an aborted one never
                 // started: nothing to review).
                 if result.reason != "aborted" {
                     let record = self.room.record().clone();
-                    self.app.reviews.game_over(self.room.id(), record);
+                    self.games.h.reviews.game_over(self.room.id(), record);
                 }
             }
             Err(e) => {
@@ -1214,7 +1220,7 @@ impl Shell {
         let record = self.room.record().clone();
         let ply = self.room.moves().len() as u32;
         let (search, stop) = self.ai.start();
-        let config = &self.app.config;
+        let config = &self.games.h.config;
         // The engine's calibrated level tightens these limits by its depth, node budget
         // (scaled to the game's speed) and share of the time.
         let level = Level::new(level).unwrap_or_default();
@@ -1243,7 +1249,7 @@ impl Shell {
             let clock = left.map(|left| (left, self.room.setup().tc.increment_ms));
             PaceInputs::read(&record, level, own_moves as u32, clock, self.room.id(), ply)
         });
-        let engines = self.app.engines.clone();
+        let engines = self.games.h.engines.clone();
         let game = self.room.id().to_string();
         let started = Instant::now();
         tokio::spawn(async move {

@@ -9,7 +9,7 @@
 use super::clock::Ms;
 use super::room::GameRoom;
 use crate::archive::stored::StoredEvent;
-use crate::state::Frame;
+use crate::conn::Frame;
 use cannonade_wire::{
     LegalMove, PlayerInfo, PublicPosition, Role, Room, Score, Seat, ServerMsg, Snapshot,
 };

@@ -1,8 +1,7 @@
 //! The "your turn" list: a user's live games where it is their move, read from the games'
 //! lobby summaries (no actor is asked), for the page's header on any device.
 
-use crate::lock::lock;
-use crate::state::App;
+use super::Games;
 use cannonade_games::GameKind;
 
 /// A live game where it is a user's move, as the "your turn" list shows it.
@@ -19,9 +18,10 @@ pub struct YourTurn {
 }
 
 /// The live games of this node where it is `user`'s move, by id.
-pub fn your_turn(app: &App, user: &str) -> Vec<YourTurn> {
+pub fn your_turn(games: &Games, user: &str) -> Vec<YourTurn> {
     let relaxed = std::sync::atomic::Ordering::Relaxed;
-    let mut list: Vec<YourTurn> = lock(&app.games)
+    let mut list: Vec<YourTurn> = games
+        .list()
         .iter()
         .filter(|(_, h)| !h.summary.relayed && !h.summary.over.load(relaxed))
         .filter_map(|(id, h)| {
