@@ -2,7 +2,7 @@
 //! rules — seats, clocks, offers, proposals, chat, the end — as a pure state machine. No
 //! runtime, no sockets, no store: [`GameRoom::decide`] turns a [`Command`] into a
 //! [`Decision`] without changing anything, and [`GameRoom::apply`] applies one decided
-//! [`Event`]. The shell (`shell.rs`) stores a decision's events before it applies them and
+//! [`Event`]. The shell (`shell/`) stores a decision's events before it applies them and
 //! tells anyone, and a game restored from the store is its stored events applied again: live
 //! play and restore take the same path, and nothing is ever rolled back.
 
