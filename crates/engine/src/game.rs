@@ -43,6 +43,18 @@ pub trait Evaluate: Rules {
     /// A small index of a move (from and to squares) for history tables.
     fn move_index(&self, mv: Self::Move) -> usize;
 
+    /// A 32-bit code of a move, as the shared transposition table keeps it (its low 29 bits):
+    /// equal moves have equal codes, and the legal moves of one position should differ in
+    /// them. A collision only costs move ordering: the search plays the first legal move
+    /// with the stored code. The default mixes the move's [`Hash`](std::hash::Hash).
+    fn move_code(mv: Self::Move) -> u32 {
+        use std::hash::{Hash, Hasher};
+        let mut h = Fold(0);
+        mv.hash(&mut h);
+        let h = h.finish();
+        (h ^ h >> 32) as u32
+    }
+
     /// For a move that quiescence must search (a capture, a shot, a removing last-rank move):
     /// its ordering value, most valuable victim first, least valuable attacker next.
     /// `None` for a quiet move.
@@ -95,5 +107,41 @@ pub trait Evaluate: Rules {
     /// not sound or not available (zugzwang-prone games, multi-step turns).
     fn null_move(&self) -> Option<Self> {
         None
+    }
+}
+
+/// A small multiply-rotate hasher (FxHash's step) for [`Evaluate::move_code`]: moves are a
+/// few integers, and the code is computed for every legal move of a node with a stored move.
+struct Fold(u64);
+
+impl std::hash::Hasher for Fold {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(i as u64);
+    }
+
+    fn write_u16(&mut self, i: u16) {
+        self.write_u64(i as u64);
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(i as u64);
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x517C_C1B7_2722_0A95);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
     }
 }

@@ -31,6 +31,8 @@ mod pacing;
 pub mod params;
 pub mod review;
 mod search;
+#[cfg(test)]
+mod smp_tests;
 mod tt;
 
 pub use eval::use_xiangqi_network;
@@ -53,6 +55,11 @@ const HISTORY_LIMIT: usize = 400;
 
 /// The most best lines one search finds (see [`Engine::set_lines`]).
 pub const MAX_LINES: u32 = 8;
+
+/// The most threads a search may use: the machine's cores (1 where they are unknown).
+pub fn max_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
 
 /// The result of a search, with moves as text in the game's engine notation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,6 +103,7 @@ pub struct Engine {
     table: Option<Box<dyn Any + Send>>,
     level: Level,
     lines: u32,
+    threads: usize,
     searches: u64,
 }
 
@@ -104,6 +112,7 @@ impl std::fmt::Debug for Engine {
         f.debug_struct("Engine")
             .field("hash_mb", &self.hash_mb)
             .field("level", &self.level)
+            .field("threads", &self.threads)
             .finish()
     }
 }
@@ -117,7 +126,19 @@ impl Default for Engine {
 impl Engine {
     /// An engine at full strength with a 16 MiB table.
     pub fn new() -> Engine {
-        Engine { hash_mb: 16, table: None, level: Level::MAX, lines: 1, searches: 0 }
+        Engine { hash_mb: 16, table: None, level: Level::MAX, lines: 1, threads: 1, searches: 0 }
+    }
+
+    /// Sets how many threads a search at full strength uses (Lazy SMP), from 1 to
+    /// [`max_threads`]. A weaker [`Level`] always searches on one thread: its node budget
+    /// and noise were calibrated there, and a level should play the same on any machine.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.clamp(1, max_threads());
+    }
+
+    /// How many threads a search at full strength uses (see [`Engine::set_threads`]).
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Sets the table size in MiB (the table is rebuilt at the next search).
@@ -287,6 +308,7 @@ impl Engine {
             }
             out
         };
+        let threads = if self.level < Level::MAX { 1 } else { self.threads };
         let r = search::search_with(
             pos,
             history,
@@ -294,6 +316,7 @@ impl Engine {
             stop,
             &mut table,
             Style { noise, seed, classical: self.level < Level::MAX, lines: self.lines },
+            threads,
             |pr| {
                 on_progress(&AnyProgress {
                     depth: pr.depth,

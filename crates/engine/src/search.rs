@@ -19,11 +19,11 @@ use crate::params::{
     NULL_MOVE_EVAL_DIVISOR, NULL_MOVE_EVAL_MAX, NULL_MOVE_MIN_DEPTH, QS_EVASION_PLIES,
     REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_MARGIN, STAR2_MIN_DEPTH,
 };
-use crate::tt::{Bound, Table};
+use crate::tt::{Bound, Table, code};
 use crate::{Evaluate, Limits};
 use cannonade_core::RepetitionRule;
 use cannonade_core::{MoveBuf, Outcome, Reason, Side, Weighted};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// The score of a mate delivered now; a win in n plies scores `MATE - n`.
@@ -173,6 +173,13 @@ pub fn repetition_at_root<G: Evaluate>(history: &[G]) -> Option<Outcome> {
     repeated(&frames, &path, pos, frames.len())
 }
 
+/// The first of `moves` (a node's legal moves) with the stored move code `stored`: a move
+/// read from the shared table is used only once it is found among the legal moves.
+fn legal_move<G: Evaluate>(moves: &MoveBuf<G::Move>, stored: Option<u32>) -> Option<G::Move> {
+    let stored = stored?;
+    moves.iter().copied().find(|&m| code::<G>(m) == stored)
+}
+
 /// A 64-bit mix (splitmix64's finaliser), for evaluation noise.
 pub(crate) fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -224,14 +231,28 @@ impl<G: Evaluate> ChanceNode<'_, G> {
     }
 }
 
+/// What the threads of one search share besides the table and the caller's stop flag.
+#[derive(Debug, Default)]
+struct Shared {
+    /// Set when the main thread has finished: the helpers stop.
+    done: AtomicBool,
+    /// The nodes of every thread, each adding its own every 1024 or so (a counter written at
+    /// every node by every thread would bounce its cache line between the cores).
+    nodes: AtomicU64,
+}
+
 struct Searcher<'a, G: Evaluate> {
     limits: &'a Limits,
     stop: &'a AtomicBool,
+    shared: &'a Shared,
     start: Instant,
+    /// This thread's nodes.
     nodes: u64,
+    /// How many of `nodes` are already added to [`Shared::nodes`].
+    flushed: u64,
     seldepth: usize,
     aborted: bool,
-    tt: &'a mut Table<G::Move>,
+    tt: &'a Table<G::Move>,
     style: Style,
     bufs: Vec<MoveBuf<G::Move>>,
     scores: Vec<Vec<i32>>,
@@ -267,6 +288,8 @@ struct Searcher<'a, G: Evaluate> {
     /// move, futility and late-move pruning) is on; tests that compare with exact
     /// fixed-depth values turn it off.
     prune: bool,
+    /// 0 for the thread that decides the move, from 1 for the helpers of a Lazy SMP search.
+    helper: usize,
 }
 
 impl<'a, G: Evaluate> Searcher<'a, G> {
@@ -274,14 +297,31 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         // The first iteration always finishes within the time: a node budget too small for
         // it would leave the move to generation order.
         if !self.aborted
-            && ((self.root_depth > 1 && self.limits.nodes.is_some_and(|n| self.nodes >= n))
-                || (self.nodes.is_multiple_of(1024)
-                    && (self.stop.load(Ordering::Relaxed)
-                        || self.limits.time.is_some_and(|t| self.start.elapsed() >= t))))
+            && ((self.root_depth > 1 && self.limits.nodes.is_some_and(|n| self.total_nodes() >= n))
+                || (self.nodes.is_multiple_of(1024) && self.polled_stop()))
         {
             self.aborted = true;
         }
         self.aborted
+    }
+
+    /// Adds this thread's new nodes to the shared count and tells whether the search must
+    /// stop: asked to, its main thread done, or out of time.
+    fn polled_stop(&mut self) -> bool {
+        self.flush_nodes();
+        self.stop.load(Ordering::Relaxed)
+            || self.shared.done.load(Ordering::Relaxed)
+            || self.limits.time.is_some_and(|t| self.start.elapsed() >= t)
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared.nodes.fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    /// The nodes of all threads as far as this one knows (exact with one thread).
+    fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + (self.nodes - self.flushed)
     }
 
     /// The static value of `pos`, the position at `ply` (whose accumulator is up to date).
@@ -478,7 +518,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         }
         let key = pos.hash();
         let entry = self.tt.probe(key, ply);
-        let tt_move = entry.and_then(|e| e.mv);
+        let tt_code = entry.and_then(|e| e.mv);
         if let Some(e) = entry
             && !pv_node
             && ply > 0
@@ -519,7 +559,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             }
             _ => static_eval,
         };
-        if self.prune && ply > 0 && tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+        if self.prune && ply > 0 && tt_code.is_none() && depth >= IIR_MIN_DEPTH {
             depth -= 1;
         }
         if self.prune && !pv_node && !in_check && ply > 0 && beta.abs() < MATE_BOUND {
@@ -561,6 +601,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             Ok(lists) => lists,
             Err(stuck) => return stuck,
         };
+        let tt_move = legal_move::<G>(&buf, tt_code);
         scores.clear();
         for &mv in buf.iter() {
             scores.push(self.order_score(pos, ply, mv, tt_move));
@@ -708,7 +749,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         // A root searched without its best moves (a later MultiPV line) is not the
         // position's value.
         if ply > 0 || self.excluded.is_empty() {
-            self.tt.store(key, ply, best_move, best, depth, bound);
+            self.tt.store(key, ply, best_move.map(code::<G>), best, depth, bound);
         }
         best
     }
@@ -1034,7 +1075,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             Ok(lists) => lists,
             Err(stuck) => return Some(stuck),
         };
-        let tt_move = entry.and_then(|e| e.mv);
+        let tt_move = legal_move::<G>(&buf, entry.and_then(|e| e.mv));
         let mv = buf
             .iter()
             .copied()
@@ -1050,7 +1091,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         if self.aborted || v < floor {
             return None;
         }
-        self.tt.store(key, ply, Some(mv), v, depth, Bound::Lower);
+        self.tt.store(key, ply, Some(code::<G>(mv)), v, depth, Bound::Lower);
         Some(v)
     }
 
@@ -1110,10 +1151,14 @@ pub fn search<G: Evaluate>(
     on_progress: impl FnMut(&Progress<G::Move>),
 ) -> SearchResult<G::Move> {
     let mut tt = Table::new(16);
-    search_with(pos, history, limits, stop, &mut tt, Style::default(), on_progress)
+    search_with(pos, history, limits, stop, &mut tt, Style::default(), 1, on_progress)
 }
 
-/// [`search`] with a transposition table that outlives the search and a playing style.
+/// [`search`] with a transposition table that outlives the search, a playing style and
+/// `threads` threads (Lazy SMP: helpers search the same root into the shared table, the
+/// calling thread decides the move and when to stop; at most 1 is exactly the
+/// single-threaded search). The nodes reported are all threads'.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn search_with<G: Evaluate>(
     pos: &G,
     history: &[G],
@@ -1121,11 +1166,40 @@ pub(crate) fn search_with<G: Evaluate>(
     stop: &AtomicBool,
     tt: &mut Table<G::Move>,
     style: Style,
+    threads: usize,
     on_progress: impl FnMut(&Progress<G::Move>),
 ) -> SearchResult<G::Move> {
-    crate::eval::with_classical(style.classical, || {
-        searcher(pos, history, limits, stop, tt, style).iterate(pos, on_progress)
-    })
+    tt.new_search();
+    let tt = &*tt;
+    let shared = Shared::default();
+    // Helpers go as deep as they can: the main thread's limits end them through `done`.
+    let helper_limits = Limits { depth: None, soft_time: None, ..limits.clone() };
+    let helper_style = Style { lines: 1, ..style };
+    let mut result = std::thread::scope(|scope| {
+        for helper in 1..threads {
+            let (shared, helper_limits) = (&shared, &helper_limits);
+            let run = move || {
+                crate::eval::with_classical(style.classical, || {
+                    let mut s =
+                        searcher(pos, history, helper_limits, stop, shared, tt, helper_style);
+                    s.helper = helper;
+                    s.iterate(pos, |_| {});
+                })
+            };
+            // A thread the system refuses leaves the search with fewer helpers.
+            let _ = std::thread::Builder::new()
+                .name(format!("search helper {helper}"))
+                .spawn_scoped(scope, run);
+        }
+        let result = crate::eval::with_classical(style.classical, || {
+            searcher(pos, history, limits, stop, &shared, tt, style).iterate(pos, on_progress)
+        });
+        shared.done.store(true, Ordering::Relaxed);
+        result
+    });
+    // Every thread has added its last nodes by now (the scope joined them).
+    result.nodes = shared.nodes.load(Ordering::Relaxed);
+    result
 }
 
 /// A searcher for `pos`, ready to [`Searcher::iterate`].
@@ -1134,10 +1208,10 @@ fn searcher<'a, G: Evaluate>(
     history: &[G],
     limits: &'a Limits,
     stop: &'a AtomicBool,
-    tt: &'a mut Table<G::Move>,
+    shared: &'a Shared,
+    tt: &'a Table<G::Move>,
     style: Style,
 ) -> Searcher<'a, G> {
-    tt.new_search();
     let mut lmr = vec![[0i32; 64]; 64];
     for (d, row) in lmr.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
@@ -1159,8 +1233,10 @@ fn searcher<'a, G: Evaluate>(
     Searcher {
         limits,
         stop,
+        shared,
         start: Instant::now(),
         nodes: 0,
+        flushed: 0,
         seldepth: 0,
         aborted: false,
         tt,
@@ -1184,6 +1260,7 @@ fn searcher<'a, G: Evaluate>(
         lmr,
         star2_min_depth: STAR2_MIN_DEPTH,
         prune: true,
+        helper: 0,
     }
 }
 
@@ -1214,7 +1291,9 @@ impl<G: Evaluate> Searcher<'_, G> {
         let lines = (s.style.lines.max(1) as usize).min(root.len());
         // Each line's score at the previous depth, for its aspiration window.
         let mut prev: Vec<i32> = vec![0; lines];
-        'deepening: for depth in 1..=max_depth {
+        // Odd helpers start a ply deeper, so that the threads are not all at one depth.
+        let first_depth = 1 + (s.helper % 2) as u32;
+        'deepening: for depth in first_depth..=max_depth {
             s.root_depth = depth as i32;
             s.seldepth = 0;
             s.excluded.clear();
@@ -1230,7 +1309,7 @@ impl<G: Evaluate> Searcher<'_, G> {
                         result.best = pv.first().copied();
                         result.pv = pv;
                     }
-                    result.nodes = s.nodes;
+                    result.nodes = s.total_nodes();
                     break 'deepening;
                 }
                 let Some(&first) = pv.first() else { break };
@@ -1240,13 +1319,13 @@ impl<G: Evaluate> Searcher<'_, G> {
             }
             // A later line may come out better than an earlier one (the windows differ).
             found.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
-            result.nodes = s.nodes;
+            result.nodes = s.total_nodes();
             if let Some((score, pv)) = found.first() {
                 result = SearchResult {
                     best: pv.first().copied(),
                     score: *score,
                     depth,
-                    nodes: s.nodes,
+                    nodes: result.nodes,
                     pv: pv.clone(),
                 };
             }
@@ -1260,7 +1339,7 @@ impl<G: Evaluate> Searcher<'_, G> {
                     depth,
                     seldepth: s.seldepth as u32,
                     score,
-                    nodes: s.nodes,
+                    nodes: s.total_nodes(),
                     millis: s.start.elapsed().as_millis() as u64,
                     pv,
                     line: i as u32 + 1,
@@ -1277,6 +1356,7 @@ impl<G: Evaluate> Searcher<'_, G> {
             }
         }
         s.excluded.clear();
+        s.flush_nodes();
         result
     }
 
@@ -1442,9 +1522,10 @@ mod tests {
 
     fn run(pos: &Dice, depth: u32, star2_min_depth: i32) -> SearchResult<u8> {
         let limits = Limits { depth: Some(depth), ..Limits::default() };
-        let mut tt = Table::new(1);
+        let tt = Table::new(1);
         let stop = AtomicBool::new(false);
-        let mut s = searcher(pos, &[], &limits, &stop, &mut tt, Style::default());
+        let shared = Shared::default();
+        let mut s = searcher(pos, &[], &limits, &stop, &shared, &tt, Style::default());
         s.star2_min_depth = star2_min_depth;
         // The reference searches every node to its full depth.
         s.prune = false;
@@ -1468,10 +1549,11 @@ mod tests {
                     .collect();
                 values.sort_by_key(|(v, _)| std::cmp::Reverse(*v));
                 let limits = Limits { depth: Some(depth), ..Limits::default() };
-                let mut tt = Table::new(1);
+                let tt = Table::new(1);
                 let stop = AtomicBool::new(false);
+                let shared = Shared::default();
                 let style = Style { lines: 3, ..Style::default() };
-                let mut s = searcher(&pos, &[], &limits, &stop, &mut tt, style);
+                let mut s = searcher(&pos, &[], &limits, &stop, &shared, &tt, style);
                 s.prune = false;
                 let mut last = Vec::new();
                 let result = s.iterate(&pos, |p| {
