@@ -12,7 +12,10 @@ use cannonade_protocol::{
     Command, Go, Info, OptionKind, PositionStart, Score, bestmove, option_line,
 };
 use cannonade_xiangqi::{Ranks, UciMove};
+use std::fmt::Display;
 use std::io::{BufRead, Write};
+use std::ops::RangeInclusive;
+use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -198,20 +201,12 @@ impl<W: Write + Send + 'static> Session<W> {
                     .ok_or("Move Overhead must be 0..5000")?;
             }
             "hash" => {
-                let mb = value_of("number")?
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|v| (1..=4096).contains(v))
-                    .ok_or("Hash must be 1..4096 (MiB)")?;
+                let mb = parse_spin(value_of("number")?, 1..=4096, "Hash", " (MiB)")?;
                 self.stop_search();
                 self.with_engine(|e| e.set_hash_mb(mb));
             }
             "multipv" => {
-                let lines = value_of("number")?
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|v| (1..=MAX_LINES).contains(v))
-                    .ok_or(format!("MultiPV must be 1..{MAX_LINES}"))?;
+                let lines = parse_spin(value_of("number")?, 1..=MAX_LINES, "MultiPV", "")?;
                 self.stop_search();
                 self.with_engine(|e| e.set_lines(lines));
             }
@@ -233,11 +228,7 @@ impl<W: Write + Send + 'static> Session<W> {
             }
             "uci_elo" => {
                 let (lo, hi) = cannonade_engine::ELO_RANGE;
-                self.elo = value_of("number")?
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|v| (lo..=hi).contains(v))
-                    .ok_or(format!("UCI_Elo must be {lo}..{hi}"))?;
+                self.elo = parse_spin(value_of("number")?, lo..=hi, "UCI_Elo", "")?;
                 self.apply_level();
             }
             "use nnue" => {
@@ -251,7 +242,13 @@ impl<W: Write + Send + 'static> Session<W> {
                     .map_err(|e| format!("{path}: {e}"))?;
                 self.switch_evaluation(true);
             }
-            "threads" | "ponder" => {}
+            "threads" => {
+                let max = cannonade_engine::max_threads();
+                let threads = parse_spin(value_of("number")?, 1..=max, "Threads", "")?;
+                self.stop_search();
+                self.with_engine(|e| e.set_threads(threads));
+            }
+            "ponder" => {}
             _ => return Err(format!("unknown option '{name}'")),
         }
         Ok(())
@@ -414,6 +411,17 @@ fn to_gui(text: &str, ranks_from_one: bool) -> String {
     text.to_string()
 }
 
+/// A spin option's value, refused unless it is a number in `range` (`unit` ends the error).
+fn parse_spin<T>(v: &str, range: RangeInclusive<T>, name: &str, unit: &str) -> Result<T, String>
+where
+    T: FromStr + PartialOrd + Display,
+{
+    v.parse::<T>()
+        .ok()
+        .filter(|v| range.contains(v))
+        .ok_or_else(|| format!("{name} must be {}..{}{unit}", range.start(), range.end()))
+}
+
 fn parse_bool(v: &str) -> Result<bool, String> {
     match v.to_ascii_lowercase().as_str() {
         "true" => Ok(true),
@@ -448,7 +456,11 @@ fn options() -> Vec<(&'static str, OptionKind)> {
         ("Hash", OptionKind::Spin { default: 16, min: 1, max: 4096 }),
         ("Clear Hash", OptionKind::Button),
         ("MultiPV", OptionKind::Spin { default: 1, min: 1, max: MAX_LINES as i64 }),
-        ("Threads", OptionKind::Spin { default: 1, min: 1, max: 1 }),
+        // Up to the machine's cores (Lazy SMP); a weaker level searches on one whatever this says.
+        (
+            "Threads",
+            OptionKind::Spin { default: 1, min: 1, max: cannonade_engine::max_threads() as i64 },
+        ),
         ("Ponder", OptionKind::Check(false)),
         ("Move Overhead", OptionKind::Spin { default: 30, min: 0, max: 5000 }),
         ("Skill Level", OptionKind::Spin { default: 10, min: 1, max: 10 }),
@@ -616,6 +628,26 @@ mod tests {
             "setoption name Skill Level value 11\nsetoption name UCI_Elo value 100\nsetoption name Hash value 0\n",
         );
         assert_eq!(out.matches("info string error:").count(), 3, "{out}");
+    }
+
+    /// `Threads` goes up to the machine's cores; searches with all of them still end by
+    /// depth and by nodes with a move, and `stop` (the end of the input) ends them.
+    #[test]
+    fn threads_option_searches_and_ends() {
+        let max = cannonade_engine::max_threads();
+        let out = session("uci\n");
+        assert!(out.contains(&format!("option name Threads type spin default 1 min 1 max {max}")));
+        let threads = format!("setoption name Threads value {max}\nposition startpos\n");
+        for go in ["go depth 5\nisready\n", "go nodes 20000\nisready\n", "go infinite\n"] {
+            let out = session(&format!("{threads}{go}"));
+            assert!(out.contains("bestmove "), "{go}: {out}");
+            assert!(!out.contains("error"), "{go}: {out}");
+        }
+        let out = session(&format!(
+            "setoption name Threads value 0\nsetoption name Threads value {}\n",
+            max + 1
+        ));
+        assert_eq!(out.matches("info string error: Threads must be 1..").count(), 2, "{out}");
     }
 
     #[test]
