@@ -6,6 +6,11 @@
 //! from search to search, and a free engine takes the next job of the game it served last
 //! when that game is waiting at the front priority, so a game's searches meet their own
 //! table entries.
+//!
+//! Every search runs on one thread ([`SEARCH_THREADS`]): the pool's engines already use the
+//! cores but the sockets', so a Lazy SMP search's helpers would take cores from the other
+//! searches or from the sockets, and one thread per search serves more games at once for
+//! the same cores. `docs/server.md` ("The engine service") gives the figures.
 
 use cannonade_engine::{Engine, Level, Limits};
 use cannonade_games::{AnyMove, AnyRecord};
@@ -149,6 +154,10 @@ impl std::fmt::Debug for Engines {
     }
 }
 
+/// Threads of one search on the server. More would pay off only on an idle pool, and only for
+/// full-strength searches: the levels below the top search on one thread whatever this says.
+pub const SEARCH_THREADS: usize = 1;
+
 /// The default number of engine threads: the cores but one (the sockets'), at least one.
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1)).max(1)
@@ -289,6 +298,8 @@ fn worker(inner: &Inner) {
         stats.wait_us[priority].fetch_add(job.queued.elapsed().as_micros() as u64, Relaxed);
         stats.waited[priority].fetch_add(1, Relaxed);
         stats.running.fetch_add(1, Relaxed);
+        // Whatever a job set, each search starts from the service's rule.
+        engine.set_threads(SEARCH_THREADS);
         // A panic in a search must not take the engine thread with it.
         let outcome =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (job.work)(&mut engine)));
