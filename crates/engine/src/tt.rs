@@ -5,8 +5,8 @@
 //! `unsafe`: an entry is two `AtomicU64`s, the data packed into one word and the key stored
 //! XOR the data in the other. A probe that reads halves of two different stores sees a key
 //! that matches nothing and misses; it never returns another position's data. The move is
-//! kept as a 32-bit [`Evaluate::move_code`], which the search matches against the node's
-//! legal moves, so a stored move is only ever used after it was found among them.
+//! kept as the low 29 bits of [`Evaluate::move_code`], which the search matches against the
+//! node's legal moves, so a stored move is only ever used after it was found among them.
 
 use crate::Evaluate;
 use crate::search::MATE_BOUND;

@@ -11,7 +11,6 @@ use crate::metrics::Metrics;
 use crate::online::Online;
 use crate::writer::Writer;
 use cannonade_store::Store;
-use cannonade_wire::ServerMsg;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, OnceLock};
 
@@ -113,11 +112,6 @@ impl App {
     /// A fresh connection id.
     pub fn conn_id(&self) -> u64 {
         self.next_conn.fetch_add(1, Relaxed)
-    }
-
-    /// Sends `msg` to every open connection of `user_id` (on every node).
-    pub fn tell_user(&self, user_id: &str, msg: &ServerMsg) {
-        self.games.tell_user(user_id, msg);
     }
 
     /// Whether this node runs the game `id` (its shell is here, not a relay to another node).

@@ -505,21 +505,6 @@ impl Cluster {
         }
     }
 
-    /// Moves the sockets of this node that followed `game` when its actor here lost the
-    /// lease to whichever node holds it now (a relay to it, or the game loaded here again if
-    /// the lease is free): each gets a snapshot from there.
-    pub async fn rehome(self: &Arc<Self>, games: &Arc<Games>, game: &str, conns: Vec<Conn>) {
-        match self.open(games, game).await {
-            Ok(Some(h)) => {
-                for conn in conns {
-                    let _ = h.tx.send(Cmd::Join { conn, since: None }).await;
-                }
-            }
-            Ok(None) => tracing::warn!(game, "a game with a lost lease is not in the store"),
-            Err(e) => tracing::warn!(game, "could not move the game's sockets: {e}"),
-        }
-    }
-
     /// Notes that the sockets of `node` in `game` are `conns`, all of them.
     fn set_following(&self, node: &str, game: &str, conns: &[u64]) {
         let mut followers = lock(&self.followers);
@@ -681,9 +666,22 @@ impl Peers for Cluster {
         self.publish(&node_topic(node), &Header::Redirect { game: game.to_string() }, b"");
     }
 
+    /// Moves the sockets of this node that followed `game` when its shell here lost the
+    /// lease to whichever node holds it now (a relay to it, or the game loaded here again if
+    /// the lease is free): each gets a snapshot from there.
     fn rehome(self: Arc<Self>, game: String, conns: Vec<Conn>) {
         let Some(games) = self.local.games.upgrade() else { return };
-        tokio::spawn(async move { Cluster::rehome(&self, &games, &game, conns).await });
+        tokio::spawn(async move {
+            match Cluster::open(&self, &games, &game).await {
+                Ok(Some(h)) => {
+                    for conn in conns {
+                        let _ = h.tx.send(Cmd::Join { conn, since: None }).await;
+                    }
+                }
+                Ok(None) => tracing::warn!(game, "a game with a lost lease is not in the store"),
+                Err(e) => tracing::warn!(game, "could not move the game's sockets: {e}"),
+            }
+        });
     }
 
     fn tell_user(&self, user: &str, frame: &Frame) {
