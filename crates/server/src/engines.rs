@@ -274,9 +274,16 @@ impl Engines {
     }
 }
 
+/// An engine of the pool: its searches on [`SEARCH_THREADS`] threads (no job changes that).
+fn service_engine() -> Engine {
+    let mut engine = Engine::new();
+    engine.set_threads(SEARCH_THREADS);
+    engine
+}
+
 /// One engine thread: takes the next job, runs it, and again.
 fn worker(inner: &Inner) {
-    let mut engine = Engine::new();
+    let mut engine = service_engine();
     let mut last_game: Option<String> = None;
     loop {
         let (game, job, priority) = {
@@ -298,14 +305,12 @@ fn worker(inner: &Inner) {
         stats.wait_us[priority].fetch_add(job.queued.elapsed().as_micros() as u64, Relaxed);
         stats.waited[priority].fetch_add(1, Relaxed);
         stats.running.fetch_add(1, Relaxed);
-        // Whatever a job set, each search starts from the service's rule.
-        engine.set_threads(SEARCH_THREADS);
         // A panic in a search must not take the engine thread with it.
         let outcome =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (job.work)(&mut engine)));
         if outcome.is_err() {
             tracing::error!(game = %game, "an engine search panicked; its engine is replaced");
-            engine = Engine::new();
+            engine = service_engine();
         }
         stats.running.fetch_sub(1, Relaxed);
         stats.done.fetch_add(1, Relaxed);
