@@ -45,8 +45,12 @@ pub struct Args {
     /// node's engines (which then play AI moves only).
     #[arg(long, requires = "redis")]
     review_workers: bool,
-    /// The namespace of the review jobs' keys on Redis (the workers' --namespace).
-    #[arg(long, default_value = cannonade_server::reviews::board::DEFAULT_NAMESPACE)]
+    /// AI moves go to `cannonade worker` processes through --redis; this node searches one
+    /// itself only when no worker takes it within half a second or answers in time.
+    #[arg(long, requires = "redis")]
+    ai_workers: bool,
+    /// The namespace of the engine jobs' keys on Redis (the workers' --namespace).
+    #[arg(long, default_value = cannonade_server::job_redis::DEFAULT_NAMESPACE)]
     namespace: String,
     /// Behind a reverse proxy: take the client's address from `X-Forwarded-For`, HTTPS from
     /// `X-Forwarded-Proto` (cookies then `Secure`) and the host from `X-Forwarded-Host`, and
@@ -85,6 +89,7 @@ pub fn run(args: Args) -> Result<()> {
             .map_or_else(cannonade_server::engines::default_threads, usize::from),
         ai_pacing: !args.ai_instant,
         review_depth: args.review_depth,
+        ai_workers: args.ai_workers.then(|| args.namespace.clone()),
         review_workers: args.review_workers.then_some(args.namespace),
         trust_proxy: args.trust_proxy,
         secure_cookies: args.secure_cookies,

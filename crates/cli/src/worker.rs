@@ -1,4 +1,4 @@
-//! `cannonade worker`: game reviews off the web nodes (docs/server.md, "Engine work off the
+//! `cannonade worker`: AI moves and game reviews off the web nodes (docs/server.md, "Engine work off the
 //! web nodes").
 
 use anyhow::{Context, Result};
@@ -8,7 +8,7 @@ use std::sync::Arc;
 /// Arguments of `cannonade worker`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The Redis the `serve --review-workers` nodes share (`redis://127.0.0.1:6379`).
+    /// The Redis the `serve --ai-workers`/`--review-workers` nodes share (`redis://127.0.0.1:6379`).
     #[arg(long)]
     redis: String,
     /// The store the nodes share (`postgres://USER@HOST/DB`).
@@ -22,7 +22,7 @@ pub struct Args {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     review_depth: Option<u32>,
     /// The namespace of the jobs' keys on Redis (the nodes' --namespace).
-    #[arg(long, default_value = cannonade_server::reviews::board::DEFAULT_NAMESPACE)]
+    #[arg(long, default_value = cannonade_server::job_redis::DEFAULT_NAMESPACE)]
     namespace: String,
 }
 

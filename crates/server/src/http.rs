@@ -293,6 +293,13 @@ async fn metrics(State(app): State<Arc<App>>) -> Response {
         // The last value stays: a scrape must not fail with Redis.
         Err(e) => tracing::warn!("review jobs on redis not counted: {e}"),
     }
+    if let Some(workers) = app.games.ai_workers() {
+        let stats = workers.stats();
+        m.ai_moves_from_workers
+            .set(stats.answered.load(std::sync::atomic::Ordering::Relaxed) as i64);
+        m.ai_moves_taken_over
+            .set(stats.searched_here.load(std::sync::atomic::Ordering::Relaxed) as i64);
+    }
     (
         [(header::CONTENT_TYPE, crate::metrics::CONTENT_TYPE)],
         app.metrics.render(app.engines.stats()),

@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 mod account;
+pub mod ai_board;
 pub mod analysis;
 pub mod archive;
 mod client;
@@ -20,6 +21,7 @@ pub mod game;
 mod http;
 mod ids;
 mod incident;
+pub mod job_redis;
 pub mod limits;
 pub mod listener;
 mod lobby;
@@ -98,7 +100,25 @@ pub async fn build_with(
             return Err(ServeError("reviews go to workers through Redis: set redis too".into()));
         }
     };
+    let ai_workers = match (&config.ai_workers, &config.redis) {
+        (None, _) => None,
+        (Some(ns), Some(url)) => {
+            let board = ai_board::AiBoard::connect(url, ns).await;
+            let asker = match board {
+                Ok(board) => board.asker().await,
+                Err(e) => Err(e),
+            };
+            Some(asker.map_err(|e| ServeError(format!("{url}: {e}")))?)
+        }
+        (Some(_), None) => {
+            return Err(ServeError("AI moves go to workers through Redis: set redis too".into()));
+        }
+    };
     let app = App::new(config, Arc::new(store)).map_err(|e| ServeError(e.to_string()))?;
+    if let Some(asker) = ai_workers {
+        app.games.send_ai_to_workers(asker);
+        tracing::info!("AI moves go to `cannonade worker` processes");
+    }
     if let Some(board) = workers {
         app.reviews.send_to_workers(board);
         tracing::info!("game reviews go to `cannonade worker` processes");

@@ -64,6 +64,11 @@ pub struct Metrics {
     /// Review jobs waiting on Redis for a `cannonade worker`, every node's (set at each
     /// scrape, on a node that sends its reviews to workers).
     pub review_jobs_waiting: Gauge,
+    /// AI moves `cannonade worker` processes answered (set at each scrape, on a node that
+    /// sends its AI moves to workers).
+    pub ai_moves_from_workers: Gauge,
+    /// AI moves the node searched itself because no worker answered in time.
+    pub ai_moves_taken_over: Gauge,
 }
 
 impl Metrics {
@@ -112,6 +117,16 @@ impl Metrics {
             "cannonade_review_jobs_waiting",
             "Review jobs waiting on Redis for a worker, every node's",
             self.review_jobs_waiting.clone(),
+        );
+        r.register(
+            "cannonade_ai_moves_from_workers",
+            "AI moves answered by workers, since the node started",
+            self.ai_moves_from_workers.clone(),
+        );
+        r.register(
+            "cannonade_ai_moves_taken_over",
+            "AI moves searched here because no worker answered in time, since the node started",
+            self.ai_moves_taken_over.clone(),
         );
         engine_metrics(&mut r, engines);
         let mut out = String::new();

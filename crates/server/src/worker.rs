@@ -4,14 +4,19 @@
 //! which every node then serves. Several workers may run, on any machines that reach the
 //! Redis and the database; each says it is alive every few seconds, and the jobs of one that
 //! stops answering go back to the front of the line.
+//!
+//! A worker also searches the AI moves nodes started with `--ai-workers` put on Redis
+//! ([`AiBoard`]), on the same engines, before any review (the engine service's priorities).
 
+use crate::ai_board::AiBoard;
 use crate::engines::Engines;
+use crate::job_redis::BoardError;
 use crate::reviews::Unmade;
-use crate::reviews::board::{BoardError, ReviewBoard, ReviewJob};
+use crate::reviews::board::{ReviewBoard, ReviewJob};
 use cannonade_store::{SqlStore, Store};
 use std::future::Future;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 /// How a worker runs.
@@ -64,6 +69,10 @@ pub struct WorkerStats {
     pub stored: AtomicU64,
     /// Jobs dropped: the game is unknown, live, or does not replay (each logged).
     pub dropped: AtomicU64,
+    /// AI moves searched and answered.
+    pub ai_moves: AtomicU64,
+    /// Connected, with its takers started.
+    pub taking: AtomicBool,
 }
 
 /// Runs a worker until `stop`; its unfinished jobs then go back to the line.
@@ -76,6 +85,9 @@ pub async fn work(
     let board = ReviewBoard::connect(&config.redis, &config.namespace)
         .await
         .map_err(|e| WorkerError(format!("{}: {e}", config.redis)))?;
+    let ai = AiBoard::connect(&config.redis, &config.namespace)
+        .await
+        .map_err(|e| WorkerError(format!("{}: {e}", config.redis)))?;
     let store = SqlStore::connect(&config.db)
         .await
         .map_err(|e| WorkerError(format!("{}: {e}", config.db)))?;
@@ -83,9 +95,29 @@ pub async fn work(
     let threads = config.threads.max(1);
     let engines = Engines::start(threads);
     board.beat(&id).await?;
-    tracing::info!("worker {id} takes reviews from {} with {threads} engine threads", config.redis);
+    tracing::info!(
+        "worker {id} takes AI moves and reviews from {} with {threads} engine threads",
+        config.redis
+    );
     let mut takers = tokio::task::JoinSet::new();
     for _ in 0..threads {
+        // As many AI takers as engines: a move waits for an engine, never for a taker.
+        let (ai_jobs, pool, counts) = (ai.clone(), engines.clone(), stats.clone());
+        let mut conn = ai.taker().await?;
+        takers.spawn(async move {
+            loop {
+                match ai_jobs.serve_one(&mut conn, &pool, TAKE_WAIT).await {
+                    Ok(Some(_)) => {
+                        counts.ai_moves.fetch_add(1, Relaxed);
+                    }
+                    Ok(None) => {}
+                    Err(e) => {
+                        tracing::warn!("taking an AI move failed: {e}");
+                        tokio::time::sleep(BACK_OFF).await;
+                    }
+                }
+            }
+        });
         let taker = Taker {
             id: id.clone(),
             conn: board.taker().await?,
@@ -97,6 +129,7 @@ pub async fn work(
         };
         takers.spawn(taker.run());
     }
+    stats.taking.store(true, Relaxed);
     let alive = async {
         let mut tick = tokio::time::interval(BEAT_EVERY);
         loop {

@@ -5,6 +5,7 @@
 
 use super::GameHandle;
 use super::view::{Audience, SocketScore};
+use crate::ai_board::AiAsker;
 use crate::config::Config;
 use crate::conn::{Conn, Frame};
 use crate::engines::Engines;
@@ -77,12 +78,18 @@ pub struct Games {
     /// What the shells work with.
     pub h: Handles,
     peers: OnceLock<Arc<dyn Peers>>,
+    ai_workers: OnceLock<AiAsker>,
 }
 
 impl Games {
     /// No games yet.
     pub fn new(h: Handles) -> Arc<Games> {
-        Arc::new(Games { list: Mutex::default(), h, peers: OnceLock::new() })
+        Arc::new(Games {
+            list: Mutex::default(),
+            h,
+            peers: OnceLock::new(),
+            ai_workers: OnceLock::new(),
+        })
     }
 
     /// The games, locked: keep the guard briefly and never across an await.
@@ -108,6 +115,16 @@ impl Games {
     /// The other nodes, when this node is one of several.
     pub fn peers(&self) -> Option<&Arc<dyn Peers>> {
         self.peers.get()
+    }
+
+    /// Sends the AI's moves to `cannonade worker` processes from now on (once, at start).
+    pub fn send_ai_to_workers(&self, asker: AiAsker) {
+        let _ = self.ai_workers.set(asker);
+    }
+
+    /// Where the AI's moves go when not to this node's engines.
+    pub fn ai_workers(&self) -> Option<&AiAsker> {
+        self.ai_workers.get()
     }
 
     /// Sends `msg` to every open socket of `user` (on every node).

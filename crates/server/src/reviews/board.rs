@@ -21,31 +21,11 @@
 //! same game, or two workers reaping the same dead one, cannot interleave.
 
 use super::queue::{Added, Pending, TooMany};
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use redis::{Client, Script};
+use crate::job_redis::{BoardError, JobRedis};
+use redis::Script;
+use redis::aio::ConnectionManager;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
-
-/// Redis failed, or answered what these scripts never return.
-#[derive(Debug)]
-pub struct BoardError(pub String);
-
-impl std::fmt::Display for BoardError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "review jobs on redis: {}", self.0)
-    }
-}
-
-impl std::error::Error for BoardError {}
-
-impl From<redis::RedisError> for BoardError {
-    fn from(e: redis::RedisError) -> BoardError {
-        BoardError(e.to_string())
-    }
-}
-
-/// The namespace of a site's keys when none is set.
-pub const DEFAULT_NAMESPACE: &str = "cannonade";
 
 /// How long a pending review's keys live without being finished: a job lost with a Redis
 /// that kept no data must not block its game forever (the node's restart queues games
@@ -54,9 +34,6 @@ const PENDING_TTL: Duration = Duration::from_secs(7 * 24 * 3600);
 
 /// How long a worker counts as alive after its last heartbeat.
 pub const HEARTBEAT_TTL: Duration = Duration::from_secs(30);
-
-/// How long a command may wait for its answer; a taker's block is shorter.
-const RESPONSE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// One review job: the game, and the user who asked (`None`: the server, at the game's end).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -140,14 +117,12 @@ return n
 /// The review jobs of one namespace (cheap to clone: one multiplexed connection).
 #[derive(Clone)]
 pub struct ReviewBoard {
-    client: Client,
-    conn: ConnectionManager,
-    ns: String,
+    redis: JobRedis,
 }
 
 impl std::fmt::Debug for ReviewBoard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "ReviewBoard({})", self.ns)
+        write!(f, "ReviewBoard({:?})", self.redis)
     }
 }
 
@@ -158,23 +133,14 @@ fn place(n: i64) -> Pending {
     }
 }
 
-async fn manager(client: &Client) -> Result<ConnectionManager, BoardError> {
-    let config = ConnectionManagerConfig::new()
-        .set_response_timeout(Some(RESPONSE_TIMEOUT))
-        .set_connection_timeout(Some(Duration::from_secs(2)));
-    Ok(ConnectionManager::new_with_config(client.clone(), config).await?)
-}
-
 impl ReviewBoard {
     /// Connects to `url` (`redis://HOST:PORT`); fails early when Redis is not there.
     pub async fn connect(url: &str, namespace: &str) -> Result<ReviewBoard, BoardError> {
-        let client = Client::open(url)?;
-        let conn = manager(&client).await?;
-        Ok(ReviewBoard { client, conn, ns: namespace.to_string() })
+        Ok(ReviewBoard { redis: JobRedis::connect(url, namespace, "reviews").await? })
     }
 
     fn key(&self, what: &str) -> String {
-        format!("{}:reviews:{what}", self.ns)
+        self.redis.key(what)
     }
 
     fn game_key(&self, game: &str) -> String {
@@ -207,7 +173,7 @@ impl ReviewBoard {
             .arg(PENDING_TTL.as_millis() as i64)
             .arg(if owner.is_some() { "1" } else { "0" })
             .arg(game)
-            .invoke_async(&mut self.conn.clone())
+            .invoke_async(&mut self.redis.conn())
             .await?;
         match code {
             0 => Ok(Ok(Added::New(place(at)))),
@@ -222,7 +188,7 @@ impl ReviewBoard {
         let n: i64 = Script::new(STATE)
             .key(self.game_key(game))
             .key(self.key("jobs"))
-            .invoke_async(&mut self.conn.clone())
+            .invoke_async(&mut self.redis.conn())
             .await?;
         Ok((n >= 0).then(|| place(n)))
     }
@@ -230,14 +196,14 @@ impl ReviewBoard {
     /// Jobs waiting for a worker.
     pub async fn waiting(&self) -> Result<usize, BoardError> {
         let n: usize =
-            redis::cmd("LLEN").arg(self.key("jobs")).query_async(&mut self.conn.clone()).await?;
+            redis::cmd("LLEN").arg(self.key("jobs")).query_async(&mut self.redis.conn()).await?;
         Ok(n)
     }
 
     /// A connection of its own for [`ReviewBoard::take`], whose wait would hold up every
     /// other command on a shared one.
     pub async fn taker(&self) -> Result<ConnectionManager, BoardError> {
-        manager(&self.client).await
+        self.redis.taker().await
     }
 
     /// The next job for `worker`, waiting up to `wait` (under a second is rounded up to
@@ -266,7 +232,7 @@ impl ReviewBoard {
                     .arg(self.working_key(worker))
                     .arg(1)
                     .arg(&element)
-                    .query_async(&mut self.conn.clone())
+                    .query_async(&mut self.redis.conn())
                     .await?;
                 Ok(None)
             }
@@ -281,7 +247,7 @@ impl ReviewBoard {
             .key(self.owner_key(job.owner.as_deref()))
             .arg(job.element())
             .arg(&job.game)
-            .invoke_async(&mut self.conn.clone())
+            .invoke_async(&mut self.redis.conn())
             .await?;
         Ok(())
     }
@@ -293,7 +259,7 @@ impl ReviewBoard {
             .key(self.working_key(worker))
             .key(self.key("jobs"))
             .arg(job.element())
-            .invoke_async(&mut self.conn.clone())
+            .invoke_async(&mut self.redis.conn())
             .await?;
         Ok(())
     }
@@ -308,7 +274,7 @@ impl ReviewBoard {
             .key(self.key("workers"))
             .arg(worker)
             .arg(ttl.as_millis() as i64)
-            .invoke_async(&mut self.conn.clone())
+            .invoke_async(&mut self.redis.conn())
             .await?;
         Ok(())
     }
@@ -317,7 +283,7 @@ impl ReviewBoard {
     /// of the line; returns how many.
     pub async fn reap(&self) -> Result<usize, BoardError> {
         let dead: Vec<String> =
-            Script::new(DEAD).key(self.key("workers")).invoke_async(&mut self.conn.clone()).await?;
+            Script::new(DEAD).key(self.key("workers")).invoke_async(&mut self.redis.conn()).await?;
         let mut n = 0;
         for worker in dead {
             let moved = self.requeue(&worker).await?;
@@ -340,7 +306,7 @@ impl ReviewBoard {
             .key(self.key("jobs"))
             .key(self.key("workers"))
             .arg(worker)
-            .invoke_async(&mut self.conn.clone())
+            .invoke_async(&mut self.redis.conn())
             .await?;
         Ok(n)
     }

@@ -241,7 +241,7 @@ impl Reviews {
 
     /// Review jobs waiting on Redis for a worker (every node's); `None` when this node
     /// reviews its games itself.
-    pub async fn waiting_for_workers(&self) -> Result<Option<usize>, board::BoardError> {
+    pub async fn waiting_for_workers(&self) -> Result<Option<usize>, crate::job_redis::BoardError> {
         match self.board.get() {
             Some(board) => board.waiting().await.map(Some),
             None => Ok(None),

@@ -105,10 +105,14 @@ impl Shell {
             PaceInputs::read(&record, level, own_moves as u32, clock, self.room.id(), ply)
         });
         let engines = self.games.h.engines.clone();
+        let workers = self.games.ai_workers().cloned();
         let game = self.room.id().to_string();
         let started = Instant::now();
         tokio::spawn(async move {
-            let best = engines.best_move(&game, level, record, limits, stop).await;
+            let best = match workers {
+                Some(w) => w.best_move(&engines, &game, level, record, limits, stop).await,
+                None => engines.best_move(&game, level, record, limits, stop).await,
+            };
             // A person's pause counts from the engine's turn and includes the search (and
             // its wait in the engine service's queue); the shell holds the move until then.
             let due = started + pace.map_or(Duration::ZERO, |pace| pace.pause(best));

@@ -1,0 +1,514 @@
+//! AI moves on Redis, for `cannonade worker` processes (docs/server.md, "Engine work off the
+//! web nodes"): a node started with `--ai-workers` offers each AI move here, a worker takes
+//! it, searches it on its own engines and publishes the move on the node's channel.
+//!
+//! A person waits for every one of these moves, so nothing may strand one: whatever goes
+//! wrong (no worker free in [`PICKUP`], a worker that never answers, Redis down, an answer
+//! that is not a legal move) the node searches the move on its own engines with the time
+//! that is left. A job is searched once: taking it means deleting its claim key, which only
+//! one side can do (`DEL` answers 1 to one caller), so a node that gave up on a job and a
+//! worker that finds it later never both search it.
+//!
+//! Keys, under the namespace the review jobs use ([`crate::reviews::board`]):
+//! - `NS:ai:jobs`: the waiting jobs, a list (pushed on the left, taken from the right),
+//!   trimmed to the newest [`MAX_WAITING`] (older ones are long given up);
+//! - `NS:ai:claim:JOB`: present while the job may still be taken;
+//! - `NS:ai:answers:ASKER`: the channel a node hears its answers on (one per node process).
+
+use crate::engines::Engines;
+use crate::job_redis::{BoardError, JobRedis};
+use cannonade_engine::{Level, Limits};
+use cannonade_games::pgn::{PgnGame, read_game, write_game};
+use cannonade_games::{AnyMove, AnyRecord};
+use futures_util::StreamExt;
+use redis::aio::ConnectionManager;
+use redis::{Client, Script};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
+use tokio::sync::oneshot;
+
+/// How long a job waits for a worker to take it before the node searches it itself.
+pub const PICKUP: Duration = Duration::from_millis(500);
+
+/// How long past its time limit a taken job's answer may come before the node searches the
+/// move itself (a worker that died, an answer lost while the node's subscription was down).
+pub const GRACE: Duration = Duration::from_secs(2);
+
+/// Jobs kept waiting at most (the newest); older ones were given up by their nodes.
+pub const MAX_WAITING: usize = 10_000;
+
+/// How long a claim lives: long after its node gave up, so only a node that died leaves one.
+const CLAIM_TTL: Duration = Duration::from_secs(60);
+
+/// How long the list of jobs lives after its last job (a site whose nodes stopped sending
+/// AI moves to workers leaves nothing behind).
+const JOBS_TTL: Duration = Duration::from_secs(3600);
+
+/// The least time a search the node takes over is given (the time left may be gone).
+const LEAST_TIME: Duration = Duration::from_millis(50);
+
+/// One AI move to search: the game's record, the engine's level and its limits.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AiJob {
+    /// The job's id (its claim key and its answer carry it).
+    pub id: String,
+    /// The game (a worker's engine keeps its table for the game it served last).
+    pub game: String,
+    /// The engine's level, 1–10 ([`Level`]).
+    pub level: u8,
+    /// The game so far as PGN: spec, start and every move (the repetition rules need the
+    /// history). A Banqi record is the public one: flips as they were revealed.
+    pub pgn: String,
+    /// The search's limits.
+    pub depth: Option<u32>,
+    /// Nodes at most.
+    pub nodes: Option<u64>,
+    /// Hard time limit, milliseconds.
+    pub time_ms: Option<u64>,
+    /// Soft time limit (no new iteration after it), milliseconds.
+    pub soft_ms: Option<u64>,
+    /// The channel the answer goes to.
+    pub reply: String,
+}
+
+/// What a job reads as, for the engine.
+pub struct SearchInput {
+    /// The game so far.
+    pub record: AnyRecord,
+    /// The engine's level.
+    pub level: Level,
+    /// The search's limits.
+    pub limits: Limits,
+}
+
+impl AiJob {
+    /// The job of searching `record`'s position at `level` within `limits` for `game`,
+    /// answered on `reply`.
+    pub fn new(
+        id: &str,
+        game: &str,
+        level: Level,
+        record: &AnyRecord,
+        limits: &Limits,
+        reply: &str,
+    ) -> AiJob {
+        AiJob {
+            id: id.to_string(),
+            game: game.to_string(),
+            level: level.number(),
+            pgn: write_game(&PgnGame::new(record.clone())),
+            depth: limits.depth,
+            nodes: limits.nodes,
+            time_ms: limits.time.map(|t| t.as_millis() as u64),
+            soft_ms: limits.soft_time.map(|t| t.as_millis() as u64),
+            reply: reply.to_string(),
+        }
+    }
+
+    /// The job's record, level and limits; an error when the job is not one this build
+    /// can search (a node of another version wrote it).
+    pub fn input(&self) -> Result<SearchInput, String> {
+        let record = read_game(&self.pgn).map_err(|e| format!("the record: {e}"))?.record;
+        let level = Level::new(self.level).ok_or_else(|| format!("level {}", self.level))?;
+        let limits = Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            time: self.time_ms.map(Duration::from_millis),
+            soft_time: self.soft_ms.map(Duration::from_millis),
+        };
+        Ok(SearchInput { record, level, limits })
+    }
+}
+
+/// A worker's answer to a job.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AiAnswer {
+    /// The job's id.
+    pub id: String,
+    /// The move in the game's notation; `None`: the engine found none (or `error` says why
+    /// it did not search).
+    pub mv: Option<String>,
+    /// Why the worker did not search the job; the node then searches it itself.
+    pub error: Option<String>,
+}
+
+// KEYS: claim, jobs. ARGV: job, claim ttl, max waiting, jobs ttl.
+const OFFER: &str = r"
+redis.call('SET', KEYS[1], '1', 'PX', ARGV[2])
+redis.call('LPUSH', KEYS[2], ARGV[1])
+redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[3]) - 1)
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
+return 1
+";
+
+/// The AI jobs of one namespace, both sides' commands (cheap to clone).
+#[derive(Clone)]
+pub struct AiBoard {
+    redis: JobRedis,
+}
+
+impl std::fmt::Debug for AiBoard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "AiBoard({:?})", self.redis)
+    }
+}
+
+impl AiBoard {
+    /// Connects to `url` (`redis://HOST:PORT`); fails early when Redis is not there.
+    pub async fn connect(url: &str, namespace: &str) -> Result<AiBoard, BoardError> {
+        Ok(AiBoard { redis: JobRedis::connect(url, namespace, "ai").await? })
+    }
+
+    fn key(&self, what: &str) -> String {
+        self.redis.key(what)
+    }
+
+    fn claim_key(&self, job: &str) -> String {
+        self.key(&format!("claim:{job}"))
+    }
+
+    /// A connection of its own for [`AiBoard::take`], whose wait would hold up every other
+    /// command on a shared one.
+    pub async fn taker(&self) -> Result<ConnectionManager, BoardError> {
+        self.redis.taker().await
+    }
+
+    /// Jobs waiting for a worker (some may be given up already).
+    pub async fn waiting(&self) -> Result<usize, BoardError> {
+        let n: usize =
+            redis::cmd("LLEN").arg(self.key("jobs")).query_async(&mut self.redis.conn()).await?;
+        Ok(n)
+    }
+
+    /// Puts `job` in line, takeable for as long as its claim lives.
+    async fn offer(&self, job: &AiJob) -> Result<(), BoardError> {
+        let text = serde_json::to_string(job).map_err(|e| BoardError(e.to_string()))?;
+        let _: i64 = Script::new(OFFER)
+            .key(self.claim_key(&job.id))
+            .key(self.key("jobs"))
+            .arg(text)
+            .arg(CLAIM_TTL.as_millis() as i64)
+            .arg(MAX_WAITING as i64)
+            .arg(JOBS_TTL.as_millis() as i64)
+            .invoke_async(&mut self.redis.conn())
+            .await?;
+        Ok(())
+    }
+
+    /// Takes `job`'s claim: true for the one caller that got it.
+    async fn claim(&self, job: &str) -> Result<bool, BoardError> {
+        let n: i64 =
+            redis::cmd("DEL").arg(self.claim_key(job)).query_async(&mut self.redis.conn()).await?;
+        Ok(n == 1)
+    }
+
+    /// The next job a worker may search, waiting up to `wait` (under a second is rounded up
+    /// to one) on `conn` (from [`AiBoard::taker`]): jobs their nodes gave up on, and text
+    /// that is no job, are passed over (logged).
+    pub async fn take(
+        &self,
+        conn: &mut ConnectionManager,
+        wait: Duration,
+    ) -> Result<Option<AiJob>, BoardError> {
+        let popped: Option<(String, String)> = redis::cmd("BRPOP")
+            .arg(self.key("jobs"))
+            .arg(wait.as_secs().max(1))
+            .query_async(conn)
+            .await?;
+        let Some((_, text)) = popped else { return Ok(None) };
+        let job: AiJob = match serde_json::from_str(&text) {
+            Ok(job) => job,
+            Err(e) => {
+                tracing::warn!("passed over an AI job that is not one ({e}): {text:?}");
+                return Ok(None);
+            }
+        };
+        Ok(self.claim(&job.id).await?.then_some(job))
+    }
+
+    /// Sends a worker's answer to the node that asked.
+    pub async fn answer(&self, job: &AiJob, answer: &AiAnswer) -> Result<(), BoardError> {
+        let text = serde_json::to_string(answer).map_err(|e| BoardError(e.to_string()))?;
+        let _: i64 = redis::cmd("PUBLISH")
+            .arg(&job.reply)
+            .arg(text)
+            .query_async(&mut self.redis.conn())
+            .await?;
+        Ok(())
+    }
+
+    /// The node's side: hears its answers on a channel of its own from now on.
+    pub async fn asker(self) -> Result<AiAsker, BoardError> {
+        let id = crate::ids::short_id().map_err(|e| BoardError(e.to_string()))?;
+        let channel = self.key(&format!("answers:{id}"));
+        let waiting: Arc<Waiting> = Arc::default();
+        let (ready_tx, ready) = oneshot::channel();
+        let listener = tokio::spawn(listen(
+            self.redis.client().clone(),
+            channel.clone(),
+            Arc::downgrade(&waiting),
+            ready_tx,
+        ));
+        let listener = Arc::new(Listener(listener.abort_handle()));
+        match tokio::time::timeout(Duration::from_secs(5), ready).await {
+            Ok(Ok(())) => {}
+            _ => return Err(BoardError(format!("could not subscribe to {channel}"))),
+        }
+        Ok(AiAsker { board: self, channel, waiting, stats: Arc::default(), _listener: listener })
+    }
+}
+
+/// The answers a node waits for, by job id.
+type Waiting = Mutex<HashMap<String, oneshot::Sender<AiAnswer>>>;
+
+/// Ends the subscription's task with the last handle to it.
+struct Listener(tokio::task::AbortHandle);
+
+impl Drop for Listener {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// Hears the answers on `channel` and hands each to its waiter, subscribing again whenever
+/// the connection drops (an answer published meanwhile is lost: its waiter times out and the
+/// node searches the move itself).
+async fn listen(
+    client: Client,
+    channel: String,
+    waiting: Weak<Waiting>,
+    ready: oneshot::Sender<()>,
+) {
+    let mut ready = Some(ready);
+    loop {
+        let subscribed = async {
+            let mut pubsub = client.get_async_pubsub().await?;
+            pubsub.subscribe(&channel).await?;
+            Ok::<_, redis::RedisError>(pubsub)
+        };
+        match subscribed.await {
+            Ok(mut pubsub) => {
+                if let Some(r) = ready.take() {
+                    let _ = r.send(());
+                }
+                let mut messages = pubsub.on_message();
+                while let Some(msg) = messages.next().await {
+                    let Some(waiting) = waiting.upgrade() else { return };
+                    deliver(&waiting, msg.get_payload_bytes());
+                }
+                tracing::warn!("the AI answers' subscription dropped; subscribing again");
+            }
+            Err(e) => tracing::warn!("subscribing to the AI answers failed: {e}"),
+        }
+        if waiting.strong_count() == 0 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
+/// Hands an answer to the search waiting for it (none: it was given up).
+fn deliver(waiting: &Waiting, payload: &[u8]) {
+    let answer: AiAnswer = match serde_json::from_slice(payload) {
+        Ok(a) => a,
+        Err(e) => {
+            tracing::warn!("an AI answer that is not one ({e})");
+            return;
+        }
+    };
+    let waiter = waiting.lock().unwrap_or_else(|e| e.into_inner()).remove(&answer.id);
+    if let Some(w) = waiter {
+        let _ = w.send(answer);
+    }
+}
+
+/// How a node's AI moves went, for `/metrics`.
+#[derive(Debug, Default)]
+pub struct AskerStats {
+    /// Moves a worker answered.
+    pub answered: AtomicU64,
+    /// Moves the node searched itself because no worker answered in time (or Redis failed).
+    pub searched_here: AtomicU64,
+}
+
+/// Why a worker's answer did not come (the node searches the move itself).
+#[derive(Debug)]
+enum Unanswered {
+    /// No worker took the job within [`PICKUP`].
+    NotTaken,
+    /// Taken, but no answer within the time limit and [`GRACE`].
+    Late,
+    /// Redis failed.
+    Board(BoardError),
+    /// The worker said why it did not search.
+    Refused(String),
+    /// The answer is no legal move of the position.
+    Garbled(String),
+}
+
+impl std::fmt::Display for Unanswered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unanswered::NotTaken => write!(f, "no worker took it within {PICKUP:?}"),
+            Unanswered::Late => f.write_str("the worker that took it did not answer in time"),
+            Unanswered::Board(e) => write!(f, "{e}"),
+            Unanswered::Refused(why) => write!(f, "the worker did not search it: {why}"),
+            Unanswered::Garbled(mv) => write!(f, "the worker answered {mv:?}, no legal move"),
+        }
+    }
+}
+
+impl From<BoardError> for Unanswered {
+    fn from(e: BoardError) -> Unanswered {
+        Unanswered::Board(e)
+    }
+}
+
+/// A node's side of the AI jobs: offers moves and waits for their answers (cheap to clone).
+#[derive(Clone)]
+pub struct AiAsker {
+    board: AiBoard,
+    channel: String,
+    waiting: Arc<Waiting>,
+    stats: Arc<AskerStats>,
+    _listener: Arc<Listener>,
+}
+
+impl std::fmt::Debug for AiAsker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "AiAsker({})", self.channel)
+    }
+}
+
+/// Forgets a waiter however its wait ended.
+struct Forget<'a>(&'a Waiting, &'a str);
+
+impl Drop for Forget<'_> {
+    fn drop(&mut self) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(self.1);
+    }
+}
+
+impl AiAsker {
+    /// How the node's AI moves went.
+    pub fn stats(&self) -> &AskerStats {
+        &self.stats
+    }
+
+    /// The jobs' board.
+    pub fn board(&self) -> &AiBoard {
+        &self.board
+    }
+
+    /// The engine's move at `level` in `record`'s position within `limits`, searched by a
+    /// worker, or on `engines` with the time left when no worker answers (see the module's
+    /// docs); `None` when the engine finds no move or `stop` was set meanwhile.
+    pub async fn best_move(
+        &self,
+        engines: &Engines,
+        game: &str,
+        level: Level,
+        record: AnyRecord,
+        limits: Limits,
+        stop: Arc<AtomicBool>,
+    ) -> Option<AnyMove> {
+        let started = Instant::now();
+        match self.ask(game, level, &record, &limits).await {
+            Ok(mv) => {
+                self.stats.answered.fetch_add(1, Relaxed);
+                return mv;
+            }
+            Err(why) => tracing::warn!(game, "the AI move is searched here: {why}"),
+        }
+        if stop.load(Relaxed) {
+            return None;
+        }
+        self.stats.searched_here.fetch_add(1, Relaxed);
+        let limits = time_left(limits, started.elapsed());
+        engines.best_move(game, level, record, limits, stop).await
+    }
+
+    async fn ask(
+        &self,
+        game: &str,
+        level: Level,
+        record: &AnyRecord,
+        limits: &Limits,
+    ) -> Result<Option<AnyMove>, Unanswered> {
+        let id = crate::ids::short_id().map_err(|e| BoardError(e.to_string()))?;
+        let job = AiJob::new(&id, game, level, record, limits, &self.channel);
+        let (tx, mut rx) = oneshot::channel();
+        self.waiting.lock().unwrap_or_else(|e| e.into_inner()).insert(id.clone(), tx);
+        let _forget = Forget(&self.waiting, &id);
+        self.board.offer(&job).await?;
+        let answer = match tokio::time::timeout(PICKUP, &mut rx).await {
+            Ok(answer) => answer,
+            Err(_) => {
+                if self.board.claim(&id).await? {
+                    return Err(Unanswered::NotTaken);
+                }
+                // A worker has it: wait for its search.
+                let wait = limits.time.unwrap_or(Duration::from_secs(60)) + GRACE;
+                tokio::time::timeout(wait, rx).await.map_err(|_| Unanswered::Late)?
+            }
+        };
+        let answer = answer.map_err(|_| Unanswered::Late)?;
+        if let Some(why) = answer.error {
+            return Err(Unanswered::Refused(why));
+        }
+        let position = record.position();
+        match answer.mv {
+            // "No move" only where there is none.
+            None if position.legal_moves().is_empty() => Ok(None),
+            None => Err(Unanswered::Garbled("no move".into())),
+            Some(text) => {
+                position.parse_move(&text).map(Some).map_err(|_| Unanswered::Garbled(text))
+            }
+        }
+    }
+}
+
+/// `limits` with `spent` taken off its times (never below [`LEAST_TIME`]).
+fn time_left(limits: Limits, spent: Duration) -> Limits {
+    let less = |t: Duration| t.saturating_sub(spent).max(LEAST_TIME);
+    Limits { time: limits.time.map(less), soft_time: limits.soft_time.map(less), ..limits }
+}
+
+/// A worker's search of one job: the answer to publish.
+pub async fn search(engines: &Engines, job: &AiJob) -> AiAnswer {
+    let answer = |mv, error| AiAnswer { id: job.id.clone(), mv, error };
+    let input = match job.input() {
+        Ok(input) => input,
+        Err(why) => return answer(None, Some(why)),
+    };
+    let position = input.record.position();
+    let stop = Arc::new(AtomicBool::new(false));
+    let best = engines.best_move(&job.game, input.level, input.record, input.limits, stop).await;
+    answer(best.map(|mv| position.move_text(mv)), None)
+}
+
+impl AiBoard {
+    /// A worker's turn: takes the next job (waiting up to `wait` on `conn`), searches it on
+    /// `engines` and answers it; the job's game, `None` when there was no job to take.
+    pub async fn serve_one(
+        &self,
+        conn: &mut ConnectionManager,
+        engines: &Engines,
+        wait: Duration,
+    ) -> Result<Option<String>, BoardError> {
+        let Some(job) = self.take(conn, wait).await? else { return Ok(None) };
+        let answer = search(engines, &job).await;
+        if let Some(why) = &answer.error {
+            tracing::warn!(game = %job.game, "an AI job not searched: {why}");
+        }
+        self.answer(&job, &answer).await?;
+        Ok(Some(job.game))
+    }
+}
+
+#[cfg(test)]
+#[path = "ai_board_tests.rs"]
+mod tests;

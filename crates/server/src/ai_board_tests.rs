@@ -1,0 +1,178 @@
+//! The AI jobs: without Redis, a job reads back as the search it describes; on the real
+//! Redis when CANNONADE_TEST_REDIS is set (CI sets it), each test in a namespace of its own,
+//! a worker's answer, and the ways of not getting one (no worker in time, a silent or garbled
+//! one) each ending in the node's own search.
+use super::*;
+use cannonade_games::{GameKind, GameSpec};
+
+/// A record of `kind` some moves in (a Banqi record's flips resolved, as a public game's).
+fn record_of(kind: GameKind, moves: usize) -> AnyRecord {
+    let mut record = AnyRecord::from_spec(&GameSpec::standard(kind));
+    for _ in 0..moves {
+        let Some(&mv) = record.position().legal_moves().first() else { break };
+        record.play(mv).unwrap();
+        if let Some((piece, _)) = record.position().chance_outcomes().first() {
+            record.resolve_text(piece).unwrap();
+        }
+    }
+    record
+}
+
+fn limits(ms: u64) -> Limits {
+    Limits {
+        depth: None,
+        nodes: Some(200_000),
+        time: Some(Duration::from_millis(ms)),
+        soft_time: Some(Duration::from_millis(ms / 2)),
+    }
+}
+
+#[test]
+fn a_job_reads_back_as_the_search_it_describes_in_every_game() {
+    for kind in GameKind::ALL {
+        let record = record_of(kind, 7);
+        let level = Level::new(7).unwrap();
+        let job = AiJob::new("j", "g", level, &record, &limits(300), "reply");
+        let text = serde_json::to_string(&job).unwrap();
+        let back: AiJob = serde_json::from_str(&text).unwrap();
+        let input = back.input().unwrap();
+        assert_eq!(input.record.moves_text(), record.moves_text(), "{kind:?}");
+        assert_eq!(input.record.spec(), record.spec(), "{kind:?}");
+        assert_eq!(input.record.position().fen(), record.position().fen(), "{kind:?}");
+        assert_eq!(input.level, level);
+        assert_eq!(input.limits, limits(300));
+    }
+}
+
+#[test]
+fn a_job_this_build_cannot_read_is_refused_with_a_reason() {
+    let record = record_of(GameKind::Xiangqi, 2);
+    let mut job = AiJob::new("j", "g", Level::MAX, &record, &limits(100), "r");
+    job.level = 0;
+    assert!(job.input().is_err_and(|e| e.contains("level")));
+    job.level = 5;
+    job.pgn = "1. z9z9 *".into();
+    assert!(job.input().is_err_and(|e| e.contains("record")));
+}
+
+#[test]
+fn the_node_takes_over_with_the_time_left_never_less_than_a_floor() {
+    let l = time_left(limits(1000), Duration::from_millis(600));
+    assert_eq!((l.time, l.soft_time), (Some(Duration::from_millis(400)), Some(LEAST_TIME)));
+    assert_eq!(l.nodes, Some(200_000));
+    assert_eq!(time_left(Limits::default(), Duration::from_secs(1)), Limits::default());
+}
+
+async fn board() -> Option<AiBoard> {
+    let Ok(url) = std::env::var("CANNONADE_TEST_REDIS") else {
+        eprintln!("CANNONADE_TEST_REDIS not set: skipped");
+        return None;
+    };
+    let ns = format!("test-{}", crate::ids::short_id().ok()?);
+    Some(AiBoard::connect(&url, &ns).await.expect("redis"))
+}
+
+/// The searches `engines` finished, once `n` have (a job's answer is sent just before its
+/// engine counts it done); what it counts after a second otherwise.
+async fn done(engines: &Engines, n: u64) -> u64 {
+    for _ in 0..100 {
+        if engines.stats().done.load(Relaxed) >= n {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    engines.stats().done.load(Relaxed)
+}
+
+fn legal(record: &AnyRecord, mv: Option<AnyMove>) -> bool {
+    mv.is_some_and(|m| record.position().legal_moves().contains(&m))
+}
+
+#[tokio::test]
+async fn a_worker_searches_the_move_and_the_node_plays_its_answer() {
+    let Some(b) = board().await else { return };
+    let asker = b.clone().asker().await.unwrap();
+    let (node, worker) = (Engines::start(1), Engines::start(1));
+    // A worker waiting for jobs before they come: it takes each in milliseconds, well inside
+    // the pickup wait.
+    let mut conn = b.taker().await.unwrap();
+    let serving = {
+        let (b, worker) = (b.clone(), worker.clone());
+        tokio::spawn(async move {
+            let mut games = Vec::new();
+            for _ in 0..2 {
+                games.push(b.serve_one(&mut conn, &worker, Duration::from_secs(5)).await.unwrap());
+            }
+            games
+        })
+    };
+    for kind in [GameKind::Xiangqi, GameKind::Banqi] {
+        let record = record_of(kind, 5);
+        let stop = Arc::new(AtomicBool::new(false));
+        let mv = asker.best_move(&node, "g1", Level::MAX, record.clone(), limits(200), stop).await;
+        assert!(legal(&record, mv), "{kind:?}: {mv:?}");
+    }
+    assert_eq!(serving.await.unwrap(), [Some("g1".to_string()), Some("g1".to_string())]);
+    assert_eq!(asker.stats().answered.load(Relaxed), 2);
+    assert_eq!(asker.stats().searched_here.load(Relaxed), 0);
+    assert_eq!(node.stats().done.load(Relaxed), 0, "the node searched");
+    assert_eq!(done(&worker, 2).await, 2);
+    assert!(asker.waiting.lock().unwrap().is_empty(), "a waiter was left behind");
+}
+
+/// No worker takes the job in time: the node searches the move itself, and a worker that
+/// comes later passes the given-up job over.
+#[tokio::test]
+async fn with_no_worker_the_node_searches_the_move_itself_once() {
+    let Some(b) = board().await else { return };
+    let asker = b.clone().asker().await.unwrap();
+    let node = Engines::start(1);
+    let record = record_of(GameKind::ChessBattle, 3);
+    let stop = Arc::new(AtomicBool::new(false));
+    let started = Instant::now();
+    let mv = asker.best_move(&node, "g", Level::MAX, record.clone(), limits(300), stop).await;
+    assert!(legal(&record, mv));
+    assert!(started.elapsed() >= PICKUP);
+    assert_eq!(asker.stats().searched_here.load(Relaxed), 1);
+    assert_eq!(done(&node, 1).await, 1);
+    assert_eq!(b.waiting().await.unwrap(), 1);
+    let late = Engines::start(1);
+    let mut conn = b.taker().await.unwrap();
+    assert_eq!(b.serve_one(&mut conn, &late, Duration::from_secs(1)).await.unwrap(), None);
+    assert_eq!(late.stats().done.load(Relaxed), 0, "a given-up job was searched twice");
+    assert_eq!(b.waiting().await.unwrap(), 0);
+}
+
+/// A worker that takes the job and answers nothing, or nonsense: the node searches the
+/// move itself once the answer is overdue, or at once.
+#[tokio::test]
+async fn a_silent_or_garbled_worker_costs_the_node_its_wait_not_the_move() {
+    let Some(b) = board().await else { return };
+    let asker = b.clone().asker().await.unwrap();
+    let node = Engines::start(1);
+    let record = record_of(GameKind::Xiangqi, 2);
+    for garbled in [None, Some("z9z9"), Some("")] {
+        let fake = {
+            let b = b.clone();
+            tokio::spawn(async move {
+                let mut conn = b.taker().await.unwrap();
+                let job = b.take(&mut conn, Duration::from_secs(5)).await.unwrap().unwrap();
+                if let Some(text) = garbled {
+                    let mv = (!text.is_empty()).then(|| text.to_string());
+                    let answer = AiAnswer { id: job.id.clone(), mv, error: None };
+                    b.answer(&job, &answer).await.unwrap();
+                }
+            })
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let started = Instant::now();
+        let mv = asker.best_move(&node, "g", Level::MAX, record.clone(), limits(100), stop).await;
+        assert!(legal(&record, mv), "{garbled:?}: {mv:?}");
+        if garbled.is_none() {
+            assert!(started.elapsed() >= Duration::from_millis(100) + GRACE);
+        }
+        fake.await.unwrap();
+    }
+    assert_eq!(asker.stats().searched_here.load(Relaxed), 3);
+    assert_eq!(asker.stats().answered.load(Relaxed), 0);
+}
