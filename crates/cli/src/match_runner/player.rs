@@ -2,6 +2,7 @@
 //! random mover and a greedy one-ply player) for measuring the engine against a floor.
 
 use anyhow::{Context, Result, anyhow, bail};
+use cannonade_banqi::misty;
 use cannonade_games::spec::{Format, format_name};
 use cannonade_games::{AnyGame, AnyRecord, GameKind};
 use cannonade_xiangqi::{Ranks, UciMove};
@@ -14,7 +15,8 @@ use std::time::{Duration, Instant};
 const HANDSHAKE: Duration = Duration::from_secs(20);
 
 /// An engine as the command line describes it: `cmd=…,name=…,ranks=one,variant=…,
-/// option.Name=Value`. The built-in players are `cmd=random` and `cmd=greedy`.
+/// dialect=misty,shift=N,option.Name=Value`. The built-in players are `cmd=random` and
+/// `cmd=greedy`.
 #[derive(Clone, Debug)]
 pub struct Spec {
     /// Display name.
@@ -27,6 +29,10 @@ pub struct Spec {
     pub variant: Option<String>,
     /// Other options, in order.
     pub options: Vec<(String, String)>,
+    /// Banqi in MistyBanqi's dialect (`shared/rules/banqi-engine-protocols.md`): the
+    /// plies its no-progress count is told less than ours, so that its draw horizon
+    /// (40) falls on our rule's ply (`shift=20` for our 60); `None`: our own dialect.
+    pub misty: Option<u32>,
 }
 
 impl Spec {
@@ -38,7 +44,9 @@ impl Spec {
             ranks_from_one: false,
             variant: None,
             options: Vec::new(),
+            misty: None,
         };
+        let mut shift = None;
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = part
                 .split_once('=')
@@ -54,11 +62,28 @@ impl Spec {
                     }
                 }
                 "variant" => spec.variant = Some(value.to_string()),
+                "dialect" => {
+                    spec.misty = match value {
+                        "misty" => Some(0),
+                        "uci" => None,
+                        _ => bail!("dialect must be uci or misty, not '{value}'"),
+                    }
+                }
+                "shift" => {
+                    shift = Some(value.parse().map_err(|_| anyhow!("shift must be a ply count"))?)
+                }
                 k if k.starts_with("option.") => {
                     spec.options.push((k["option.".len()..].to_string(), value.to_string()))
                 }
-                _ => bail!("unknown engine spec key '{key}' (cmd, name, ranks, variant, option.X)"),
+                _ => bail!(
+                    "unknown engine spec key '{key}' (cmd, name, ranks, variant, dialect, shift, option.X)"
+                ),
             }
+        }
+        match (&mut spec.misty, shift) {
+            (Some(s), Some(n)) => *s = n,
+            (None, Some(_)) => bail!("shift= goes with dialect=misty"),
+            _ => {}
         }
         if spec.cmd.is_empty() {
             bail!("engine spec '{text}' has no cmd=");
@@ -187,6 +212,7 @@ pub struct UciEngine {
     stdin: ChildStdin,
     lines: Receiver<String>,
     ranks_from_one: bool,
+    misty: Option<u32>,
 }
 
 impl Drop for UciEngine {
@@ -231,7 +257,11 @@ impl UciEngine {
             stdin,
             lines,
             ranks_from_one: spec.ranks_from_one && kind == GameKind::Xiangqi,
+            misty: spec.misty,
         };
+        if spec.misty.is_some() && kind != GameKind::Banqi {
+            bail!("dialect=misty plays Banqi only");
+        }
         e.send("uci")?;
         let mut offers_format = false;
         e.wait_for(
@@ -246,7 +276,9 @@ impl UciEngine {
         for (name, value) in &spec.options {
             e.send(&format!("setoption name {name} value {value}"))?;
         }
-        e.send(&format!("setoption name UCI_Variant value {variant}"))?;
+        if e.misty.is_none() {
+            e.send(&format!("setoption name UCI_Variant value {variant}"))?;
+        }
         // An `option.Format=` of the spec wins (to pit a format-blind build against one).
         let own_format = spec.options.iter().any(|(n, _)| n.eq_ignore_ascii_case("Format"));
         if offers_format && !own_format && kind == GameKind::Commander {
@@ -313,7 +345,8 @@ impl UciEngine {
         text.to_string()
     }
 
-    fn go(&mut self, record: &AnyRecord, limit: MoveLimit) -> Result<(String, Duration)> {
+    /// The `position` command of our dialect: the start and every move.
+    fn position(&self, record: &AnyRecord) -> Result<String> {
         let moves: Vec<String> =
             record.moves_text().iter().map(|m| self.ours_to_engine(m)).collect();
         let start = record.start();
@@ -324,10 +357,17 @@ impl UciEngine {
         } else {
             format!("fen {}", start.fen())
         };
-        let position = if moves.is_empty() {
+        Ok(if moves.is_empty() {
             format!("position {start_text}")
         } else {
             format!("position {start_text} moves {}", moves.join(" "))
+        })
+    }
+
+    fn go(&mut self, record: &AnyRecord, limit: MoveLimit) -> Result<(String, Duration)> {
+        let position = match self.misty {
+            Some(shift) => misty_position(record, shift)?,
+            None => self.position(record)?,
         };
         self.send(&position)?;
         let (go, timeout) = match limit {
@@ -349,6 +389,58 @@ impl UciEngine {
             .split_whitespace()
             .nth(1)
             .ok_or_else(|| anyhow!("engine {} sent '{line}'", self.name))?;
-        Ok((self.engine_to_ours(mv), took))
+        let mv = match self.misty {
+            Some(_) => misty::move_from_misty(mv)
+                .map_err(|e| anyhow!("engine {} sent '{line}': {e}", self.name))?,
+            None => self.engine_to_ours(mv),
+        };
+        Ok((mv, took))
     }
 }
+
+/// A public Banqi position of the referee's dealt record at step `i`, in MistyBanqi's
+/// letters, with its no-progress count.
+fn misty_at(record: &AnyRecord, i: usize) -> Result<(Vec<String>, usize)> {
+    let game = record.position_at(i).ok_or_else(|| anyhow!("no position at step {i}"))?;
+    let AnyGame::Banqi(public) = game.public() else { bail!("dialect=misty plays Banqi only") };
+    let fields: Vec<String> = misty::to_misty(&public).split(' ').map(str::to_string).collect();
+    let count = fields.get(3).and_then(|c| c.parse().ok());
+    let count = count.ok_or_else(|| anyhow!("no clock field in {fields:?}"))?;
+    Ok((fields, count))
+}
+
+/// The `position` command of MistyBanqi's dialect for the referee's dealt record (one step
+/// a move): the public position after the last flip or capture and the quiet moves since,
+/// so that the engine sees repetitions, never a face-down piece's identity. With `shift`,
+/// the position sent is up to `shift` quiet moves later and its count is lowered: the
+/// engine's count is ours less `shift` (not below 0).
+pub fn misty_position(record: &AnyRecord, shift: u32) -> Result<String> {
+    let len = record.len();
+    let moves = record.moves();
+    if moves.len() != len {
+        bail!("dialect=misty needs the referee's record, one step a move");
+    }
+    let shift = shift as usize;
+    // Our count now, the quiet moves of it in the record (a start may carry a count), and
+    // those skipped for the shift.
+    let (_, count) = misty_at(record, len)?;
+    let quiet = count.min(len);
+    let skipped = shift.min(quiet);
+    let from = len - quiet + skipped;
+    let (mut fields, _) = misty_at(record, from)?;
+    // With the moves after it, the engine counts ours less the shift (not below 0).
+    fields[3] = (count.saturating_sub(shift) - (quiet - skipped)).to_string();
+    let mut text = format!("position fen {}", fields.join(" "));
+    for (i, played) in moves.iter().enumerate().skip(from) {
+        let game = record.position_at(i).ok_or_else(|| anyhow!("no position at step {i}"))?;
+        let mv = game.parse_move(&played.text)?;
+        let mv = misty::move_to_misty(&game.engine_move_text(mv))?;
+        text.push_str(if i == from { " moves " } else { " " });
+        text.push_str(&mv);
+    }
+    Ok(text)
+}
+
+#[cfg(test)]
+#[path = "misty_tests.rs"]
+mod misty_tests;
