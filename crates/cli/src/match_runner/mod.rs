@@ -28,8 +28,9 @@ pub struct Args {
     /// The game: xiangqi, banqi, chessbattle.
     #[arg(long, default_value = "xiangqi")]
     game: String,
-    /// A player, twice: `cmd=PROGRAM ARGS,name=N,ranks=one,variant=V,option.NAME=VALUE`, or
-    /// `cmd=random` / `cmd=greedy` for the built-in players. Results are the first's.
+    /// A player, twice: `cmd=PROGRAM ARGS,name=N,ranks=one,variant=V,option.NAME=VALUE`
+    /// (`dialect=misty,shift=N` for MistyBanqi), or `cmd=random` / `cmd=greedy` for the
+    /// built-in players. Results are the first's.
     #[arg(long = "engine", short = 'e', required = true, num_args = 1)]
     engines: Vec<String>,
     /// Games to play (rounded up to whole pairs).
