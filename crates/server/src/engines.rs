@@ -4,8 +4,9 @@
 //! most `threads` searches run at once, each on a thread of its own, so a crowd playing the
 //! engine can never take the CPU the sockets need. Each engine keeps its transposition table
 //! from search to search, and a free engine takes the next job of the game it served last
-//! when that game is waiting at the front priority, so a game's searches meet their own
-//! table entries.
+//! when that game waits at the front priority among the games this round serves (as many
+//! as there are engines), so a game's searches meet their own table entries without
+//! starving the others.
 //!
 //! Every search runs on one thread ([`SEARCH_THREADS`]): the pool's engines already use the
 //! cores but the sockets', so a Lazy SMP search's helpers would take cores from the other
@@ -72,14 +73,15 @@ impl Lane {
         queue.push_back(job);
     }
 
-    /// The next job: of `preferred`'s game if it waits here, else of the game whose turn it
-    /// is.
-    fn pop(&mut self, preferred: Option<&str>) -> Option<(String, Job)> {
-        let game = match preferred.filter(|g| self.jobs.get(*g).is_some_and(|q| !q.is_empty())) {
-            Some(g) => {
-                let at = self.turn.iter().position(|t| t == g)?;
-                self.turn.remove(at)?
-            }
+    /// The next job: of `preferred`'s game if it is among the next `window` games in turn
+    /// (those the service's engines serve in this round anyway), else of the game whose turn
+    /// it is. A wider preference would starve the others: a game that queues its next job
+    /// as soon as its last one ends (an analysis, slice after slice) would be found waiting
+    /// by the engine that just served it, every time.
+    fn pop(&mut self, preferred: Option<&str>, window: usize) -> Option<(String, Job)> {
+        let near = preferred.and_then(|g| self.turn.iter().take(window).position(|t| t == g));
+        let game = match near {
+            Some(at) => self.turn.remove(at)?,
             None => self.turn.pop_front()?,
         };
         let queue = self.jobs.get_mut(&game)?;
@@ -139,6 +141,8 @@ struct Inner {
     queue: Mutex<Queue>,
     ready: Condvar,
     stats: EngineStats,
+    /// The engines: a round serves this many games.
+    threads: usize,
 }
 
 /// The handle to the pool (cheap to clone).
@@ -171,6 +175,7 @@ impl Engines {
             queue: Mutex::new(Queue::default()),
             ready: Condvar::new(),
             stats: EngineStats::default(),
+            threads,
         });
         for i in 0..threads {
             let inner = inner.clone();
@@ -289,8 +294,9 @@ fn worker(inner: &Inner) {
         let (game, job, priority) = {
             let mut q = inner.queue.lock().unwrap_or_else(|e| e.into_inner());
             loop {
-                let found = (0..PRIORITIES)
-                    .find_map(|p| q.levels[p].pop(last_game.as_deref()).map(|(g, j)| (g, j, p)));
+                let found = (0..PRIORITIES).find_map(|p| {
+                    q.levels[p].pop(last_game.as_deref(), inner.threads).map(|(g, j)| (g, j, p))
+                });
                 if let Some(found) = found {
                     break found;
                 }
@@ -334,18 +340,36 @@ mod tests {
         }
         level.push("b", job());
         level.push("c", job());
-        let order: Vec<String> = std::iter::from_fn(|| level.pop(None).map(|(g, _)| g)).collect();
+        let order: Vec<String> =
+            std::iter::from_fn(|| level.pop(None, 1).map(|(g, _)| g)).collect();
         assert_eq!(order, ["a", "b", "c", "a", "a"]);
     }
 
+    /// Two engines serve the next two games of a round: the one that served `b` takes `b`'s
+    /// next job (its table holds `b`'s positions) though `a` is first in turn.
     #[test]
-    fn an_engine_prefers_the_game_it_served_when_that_game_waits() {
+    fn an_engine_prefers_the_game_it_served_within_the_round() {
         let mut level = Lane::default();
         level.push("a", job());
         level.push("b", job());
-        assert_eq!(level.pop(Some("b")).map(|(g, _)| g).as_deref(), Some("b"));
-        assert_eq!(level.pop(Some("b")).map(|(g, _)| g).as_deref(), Some("a"));
-        assert!(level.pop(Some("b")).is_none());
+        assert_eq!(level.pop(Some("b"), 2).map(|(g, _)| g).as_deref(), Some("b"));
+        assert_eq!(level.pop(Some("b"), 2).map(|(g, _)| g).as_deref(), Some("a"));
+        assert!(level.pop(Some("b"), 2).is_none());
+    }
+
+    /// A game that queues its next job as soon as its last one ends (an analysis, slice
+    /// after slice) does not keep its engine from the game whose turn it is.
+    #[test]
+    fn the_game_just_served_does_not_starve_the_others() {
+        let mut level = Lane::default();
+        level.push("new", job());
+        let mut order = Vec::new();
+        for _ in 0..3 {
+            // The analysis re-queued before the one engine looks again.
+            level.push("analysis", job());
+            order.push(level.pop(Some("analysis"), 1).map(|(g, _)| g).unwrap());
+        }
+        assert_eq!(order, ["new", "analysis", "analysis"]);
     }
 
     #[tokio::test]
