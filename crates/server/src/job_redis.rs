@@ -1,6 +1,6 @@
-//! What the engine jobs on Redis share (game reviews' in [`crate::reviews::board`], AI
-//! moves' in [`crate::ai_board`]): a namespace of keys, one multiplexed connection for the
-//! short commands, and connections of their own for the takers' blocking waits.
+//! What the engine jobs on Redis share (game reviews' in `reviews/board.rs`, AI moves' in
+//! `ai_board.rs`): a namespace of keys, one multiplexed connection for the short commands,
+//! and connections of their own for the takers' blocking waits.
 
 use redis::Client;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
