@@ -17,6 +17,7 @@
 
 use crate::engines::Engines;
 use crate::job_redis::{BoardError, JobRedis};
+use crate::lock::lock;
 use cannonade_engine::{Level, Limits};
 use cannonade_games::pgn::{PgnGame, read_game, write_game};
 use cannonade_games::{AnyMove, AnyRecord};
@@ -319,7 +320,7 @@ fn deliver(waiting: &Waiting, payload: &[u8]) {
             return;
         }
     };
-    let waiter = waiting.lock().unwrap_or_else(|e| e.into_inner()).remove(&answer.id);
+    let waiter = lock(waiting).remove(&answer.id);
     if let Some(w) = waiter {
         let _ = w.send(answer);
     }
@@ -388,7 +389,7 @@ struct Forget<'a>(&'a Waiting, &'a str);
 
 impl Drop for Forget<'_> {
     fn drop(&mut self) {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(self.1);
+        lock(self.0).remove(self.1);
     }
 }
 
@@ -396,11 +397,6 @@ impl AiAsker {
     /// How the node's AI moves went.
     pub fn stats(&self) -> &AskerStats {
         &self.stats
-    }
-
-    /// The jobs' board.
-    pub fn board(&self) -> &AiBoard {
-        &self.board
     }
 
     /// The engine's move at `level` in `record`'s position within `limits`, searched by a
@@ -441,7 +437,7 @@ impl AiAsker {
         let id = crate::ids::short_id().map_err(|e| BoardError(e.to_string()))?;
         let job = AiJob::new(&id, game, level, record, limits, &self.channel);
         let (tx, mut rx) = oneshot::channel();
-        self.waiting.lock().unwrap_or_else(|e| e.into_inner()).insert(id.clone(), tx);
+        lock(&self.waiting).insert(id.clone(), tx);
         let _forget = Forget(&self.waiting, &id);
         self.board.offer(&job).await?;
         let answer = match tokio::time::timeout(PICKUP, &mut rx).await {
