@@ -53,7 +53,7 @@ enum Command {
     Play(play::Args),
     /// Runs the online server: lobby, live games, spectators (open the address in a browser).
     Serve(serve::Args),
-    /// Takes engine work (AI moves, game reviews) that `serve --ai-workers` and
+    /// Takes engine work (AI moves, analysis slices, game reviews) that `serve --ai-workers` and
     /// `--review-workers` nodes put on Redis, so that it runs off the web nodes.
     Worker(worker::Args),
     /// Plays bots and spectators against a local server and prints latencies.

@@ -45,8 +45,9 @@ pub struct Args {
     /// node's engines (which then play AI moves only).
     #[arg(long, requires = "redis")]
     review_workers: bool,
-    /// AI moves go to `cannonade worker` processes through --redis; this node searches one
-    /// itself only when no worker takes it within half a second or answers in time.
+    /// AI moves and analysis board slices go to `cannonade worker` processes through
+    /// --redis; this node searches one itself only when no worker takes it within half a
+    /// second or answers in time.
     #[arg(long, requires = "redis")]
     ai_workers: bool,
     /// The namespace of the engine jobs' keys on Redis (the workers' --namespace).

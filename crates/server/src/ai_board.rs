@@ -1,11 +1,12 @@
-//! AI moves on Redis, for `cannonade worker` processes (docs/server.md, "Engine work off the
-//! web nodes"): a node started with `--ai-workers` offers each AI move here, a worker takes
-//! it, searches it on its own engines and publishes the move on the node's channel.
+//! AI moves and analysis slices on Redis, for `cannonade worker` processes (docs/server.md,
+//! "Engine work off the web nodes"): a node started with `--ai-workers` offers each AI move
+//! and each slice of its analysis boards' searches ([`crate::slice`]) here, a worker takes
+//! it, searches it on its own engines and publishes the move (a slice's completed depths,
+//! then its end) on the node's channel.
 //!
-//! A person waits for every one of these moves, so nothing may strand one: whatever goes
-//! wrong (no worker free in [`PICKUP`], a worker that never answers, Redis down, an answer
-//! that is not a legal move) the node searches the move on its own engines with the time
-//! that is left. A job is searched once: taking it means deleting its claim key, which only
+//! A person waits for every one of these, so nothing may strand one: whatever goes wrong (no
+//! worker free in [`PICKUP`], a worker that never answers, Redis down, an answer that is not
+//! a legal move) the node searches it on its own engines with the time that is left. A job is searched once: taking it means deleting its claim key, which only
 //! one side can do (`DEL` answers 1 to one caller), so a node that gave up on a job and a
 //! worker that finds it later never both search it.
 //!
@@ -16,8 +17,10 @@
 //! - `NS:ai:answers:ASKER`: the channel a node hears its answers on (one per node process).
 
 use crate::engines::Engines;
+use crate::engines::Priority;
 use crate::job_redis::{BoardError, JobRedis};
 use crate::lock::lock;
+use crate::slice::{self, DepthLines, SliceEnd};
 use cannonade_engine::{Level, Limits};
 use cannonade_games::pgn::{PgnGame, read_game, write_game};
 use cannonade_games::{AnyMove, AnyRecord};
@@ -29,7 +32,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
-use tokio::sync::oneshot;
+use tokio::sync::{mpsc, oneshot};
 
 /// How long a job waits for a worker to take it before the node searches it itself.
 pub const PICKUP: Duration = Duration::from_millis(500);
@@ -73,6 +76,10 @@ pub struct AiJob {
     pub soft_ms: Option<u64>,
     /// The channel the answer goes to.
     pub reply: String,
+    /// Set for a slice of an analysis board's search: the number of best lines (the level
+    /// is then the strongest and `time_ms` the slice's time); absent for an AI move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<u32>,
 }
 
 /// What a job reads as, for the engine.
@@ -106,7 +113,22 @@ impl AiJob {
             time_ms: limits.time.map(|t| t.as_millis() as u64),
             soft_ms: limits.soft_time.map(|t| t.as_millis() as u64),
             reply: reply.to_string(),
+            lines: None,
         }
+    }
+
+    /// The job of searching one slice of `time` for `lines` best lines of `record`'s
+    /// position, for the analysis `key` (a worker's engine keeps its table for it).
+    pub fn slice(
+        id: &str,
+        key: &str,
+        record: &AnyRecord,
+        lines: u32,
+        time: Duration,
+        reply: &str,
+    ) -> AiJob {
+        let limits = Limits { time: Some(time), ..Limits::default() };
+        AiJob { lines: Some(lines), ..AiJob::new(id, key, Level::MAX, record, &limits, reply) }
     }
 
     /// The job's record, level and limits; an error when the job is not one this build
@@ -124,8 +146,10 @@ impl AiJob {
     }
 }
 
-/// A worker's answer to a job.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A worker's answer to a job: for an AI move one message with the move (or the error);
+/// for an analysis slice one message per completed depth, then one with the slice's end (or
+/// the error).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AiAnswer {
     /// The job's id.
     pub id: String,
@@ -134,6 +158,12 @@ pub struct AiAnswer {
     pub mv: Option<String>,
     /// Why the worker did not search the job; the node then searches it itself.
     pub error: Option<String>,
+    /// A slice's completed depth.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<DepthLines>,
+    /// A slice's end: its last message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<SliceEnd>,
 }
 
 // KEYS: claim, jobs. ARGV: job, claim ttl, max waiting, jobs ttl.
@@ -262,8 +292,8 @@ impl AiBoard {
     }
 }
 
-/// The answers a node waits for, by job id.
-type Waiting = Mutex<HashMap<String, oneshot::Sender<AiAnswer>>>;
+/// The answers a node waits for, by job id (a slice's come several to a job).
+type Waiting = Mutex<HashMap<String, mpsc::UnboundedSender<AiAnswer>>>;
 
 /// Ends the subscription's task with the last handle to it.
 struct Listener(tokio::task::AbortHandle);
@@ -320,19 +350,22 @@ fn deliver(waiting: &Waiting, payload: &[u8]) {
             return;
         }
     };
-    let waiter = lock(waiting).remove(&answer.id);
-    if let Some(w) = waiter {
+    if let Some(w) = lock(waiting).get(&answer.id) {
         let _ = w.send(answer);
     }
 }
 
-/// How a node's AI moves went, for `/metrics`.
+/// How a node's AI moves and analysis slices went, for `/metrics`.
 #[derive(Debug, Default)]
 pub struct AskerStats {
     /// Moves a worker answered.
     pub answered: AtomicU64,
     /// Moves the node searched itself because no worker answered in time (or Redis failed).
     pub searched_here: AtomicU64,
+    /// Analysis slices a worker searched.
+    pub slices_answered: AtomicU64,
+    /// Analysis slices the node searched itself.
+    pub slices_here: AtomicU64,
 }
 
 /// Why a worker's answer did not come (the node searches the move itself).
@@ -346,7 +379,7 @@ enum Unanswered {
     Board(BoardError),
     /// The worker said why it did not search.
     Refused(String),
-    /// The answer is no legal move of the position.
+    /// The answer is no legal move of the position (or no answer to the job asked).
     Garbled(String),
 }
 
@@ -381,15 +414,6 @@ pub struct AiAsker {
 impl std::fmt::Debug for AiAsker {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "AiAsker({})", self.channel)
-    }
-}
-
-/// Forgets a waiter however its wait ended.
-struct Forget<'a>(&'a Waiting, &'a str);
-
-impl Drop for Forget<'_> {
-    fn drop(&mut self) {
-        lock(self.0).remove(self.1);
     }
 }
 
@@ -436,25 +460,9 @@ impl AiAsker {
     ) -> Result<Option<AnyMove>, Unanswered> {
         let id = crate::ids::short_id().map_err(|e| BoardError(e.to_string()))?;
         let job = AiJob::new(&id, game, level, record, limits, &self.channel);
-        let (tx, mut rx) = oneshot::channel();
-        lock(&self.waiting).insert(id.clone(), tx);
-        let _forget = Forget(&self.waiting, &id);
-        self.board.offer(&job).await?;
-        let answer = match tokio::time::timeout(PICKUP, &mut rx).await {
-            Ok(answer) => answer,
-            Err(_) => {
-                if self.board.claim(&id).await? {
-                    return Err(Unanswered::NotTaken);
-                }
-                // A worker has it: wait for its search.
-                let wait = limits.time.unwrap_or(Duration::from_secs(60)) + GRACE;
-                tokio::time::timeout(wait, rx).await.map_err(|_| Unanswered::Late)?
-            }
-        };
-        let answer = answer.map_err(|_| Unanswered::Late)?;
-        if let Some(why) = answer.error {
-            return Err(Unanswered::Refused(why));
-        }
+        let mut answers = self.offer(&job).await?;
+        let wait = limits.time.unwrap_or(Duration::from_secs(60)) + GRACE;
+        let answer = answers.next(wait).await?;
         let position = record.position();
         match answer.mv {
             // "No move" only where there is none.
@@ -467,15 +475,115 @@ impl AiAsker {
     }
 }
 
+/// The messages answering one job, from its offer on; the job is forgotten with it.
+struct Answers<'a> {
+    asker: &'a AiAsker,
+    id: String,
+    rx: mpsc::UnboundedReceiver<AiAnswer>,
+    /// A worker took the job (a message came, or the claim was gone after [`PICKUP`]).
+    taken: bool,
+}
+
+impl Drop for Answers<'_> {
+    fn drop(&mut self) {
+        lock(&self.asker.waiting).remove(&self.id);
+    }
+}
+
+impl Answers<'_> {
+    /// The next message; until a worker took the job at most [`PICKUP`] (then the node takes
+    /// the job back), after that within `wait`. An error message is a refusal.
+    async fn next(&mut self, wait: Duration) -> Result<AiAnswer, Unanswered> {
+        if !self.taken {
+            match tokio::time::timeout(PICKUP, self.rx.recv()).await {
+                Ok(Some(answer)) => {
+                    self.taken = true;
+                    return refused(answer);
+                }
+                Ok(None) => return Err(Unanswered::Late),
+                Err(_) => {
+                    if self.asker.board.claim(&self.id).await? {
+                        return Err(Unanswered::NotTaken);
+                    }
+                    // A worker has it: wait for its search.
+                    self.taken = true;
+                }
+            }
+        }
+        match tokio::time::timeout(wait, self.rx.recv()).await {
+            Ok(Some(answer)) => refused(answer),
+            _ => Err(Unanswered::Late),
+        }
+    }
+}
+
+/// `answer`, or the refusal it carries.
+fn refused(answer: AiAnswer) -> Result<AiAnswer, Unanswered> {
+    match answer.error {
+        Some(why) => Err(Unanswered::Refused(why)),
+        None => Ok(answer),
+    }
+}
+
+impl AiAsker {
+    /// Puts `job` in line and listens for its answers.
+    async fn offer(&self, job: &AiJob) -> Result<Answers<'_>, Unanswered> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        lock(&self.waiting).insert(job.id.clone(), tx);
+        let answers = Answers { asker: self, id: job.id.clone(), rx, taken: false };
+        self.board.offer(job).await?;
+        Ok(answers)
+    }
+
+    /// One slice of the analysis `key`: `lines` best lines of `record`'s position for
+    /// `time`, searched by a worker, whose completed depths go to `depth` as they come; how
+    /// the slice ended, or `None` when no worker searched it (see the module's docs: the
+    /// caller then searches it on its own engines; a depth already reported is not sent to
+    /// the board again, as the board sends only deeper ones).
+    pub async fn slice(
+        &self,
+        key: &str,
+        record: &AnyRecord,
+        lines: u32,
+        time: Duration,
+        mut depth: impl FnMut(DepthLines),
+    ) -> Option<SliceEnd> {
+        let asked = async {
+            let id = crate::ids::short_id().map_err(|e| BoardError(e.to_string()))?;
+            let job = AiJob::slice(&id, key, record, lines, time, &self.channel);
+            let mut answers = self.offer(&job).await?;
+            loop {
+                let answer = answers.next(time + GRACE).await?;
+                match (answer.depth, answer.end) {
+                    (Some(d), _) => depth(d),
+                    (None, Some(end)) => return Ok(end),
+                    (None, None) => return Err(Unanswered::Garbled("no slice".into())),
+                }
+            }
+        };
+        match asked.await {
+            Ok(end) => {
+                self.stats.slices_answered.fetch_add(1, Relaxed);
+                Some(end)
+            }
+            Err(why) => {
+                tracing::warn!(key, "the analysis slice is searched here: {why}");
+                self.stats.slices_here.fetch_add(1, Relaxed);
+                None
+            }
+        }
+    }
+}
+
 /// `limits` with `spent` taken off its times (never below [`LEAST_TIME`]).
 fn time_left(limits: Limits, spent: Duration) -> Limits {
     let less = |t: Duration| t.saturating_sub(spent).max(LEAST_TIME);
     Limits { time: limits.time.map(less), soft_time: limits.soft_time.map(less), ..limits }
 }
 
-/// A worker's search of one job: the answer to publish.
+/// A worker's search of one AI move: the answer to publish.
 pub async fn search(engines: &Engines, job: &AiJob) -> AiAnswer {
-    let answer = |mv, error| AiAnswer { id: job.id.clone(), mv, error };
+    let answer = |mv, error| AiAnswer { id: job.id.clone(), mv, error, ..AiAnswer::default() };
     let input = match job.input() {
         Ok(input) => input,
         Err(why) => return answer(None, Some(why)),
@@ -488,20 +596,61 @@ pub async fn search(engines: &Engines, job: &AiJob) -> AiAnswer {
 
 impl AiBoard {
     /// A worker's turn: takes the next job (waiting up to `wait` on `conn`), searches it on
-    /// `engines` and answers it; the job's game, `None` when there was no job to take.
+    /// `engines` and answers it; the job, `None` when there was no job to take.
     pub async fn serve_one(
         &self,
         conn: &mut ConnectionManager,
         engines: &Engines,
         wait: Duration,
-    ) -> Result<Option<String>, BoardError> {
+    ) -> Result<Option<AiJob>, BoardError> {
         let Some(job) = self.take(conn, wait).await? else { return Ok(None) };
+        if job.lines.is_some() {
+            self.serve_slice(engines, &job).await?;
+            return Ok(Some(job));
+        }
         let answer = search(engines, &job).await;
         if let Some(why) = &answer.error {
             tracing::warn!(game = %job.game, "an AI job not searched: {why}");
         }
         self.answer(&job, &answer).await?;
-        Ok(Some(job.game))
+        Ok(Some(job))
+    }
+}
+
+impl AiBoard {
+    /// A worker's search of an analysis slice: each completed depth published as it comes,
+    /// then the end (or why it was not searched).
+    async fn serve_slice(&self, engines: &Engines, job: &AiJob) -> Result<(), BoardError> {
+        let message = |answer: AiAnswer| AiAnswer { id: job.id.clone(), ..answer };
+        let input = match job.input() {
+            Ok(input) => input,
+            Err(why) => {
+                tracing::warn!(key = %job.game, "an analysis slice not searched: {why}");
+                return self
+                    .answer(job, &message(AiAnswer { error: Some(why), ..AiAnswer::default() }))
+                    .await;
+            }
+        };
+        let (lines, time) = (job.lines.unwrap_or(1), input.limits.time.unwrap_or(Duration::ZERO));
+        let (tx, mut depths) = mpsc::unbounded_channel();
+        let searched = engines.submit(&job.game, Priority::Analysis, move |engine| {
+            let stop = AtomicBool::new(false);
+            slice::search(engine, &input.record, lines, time, &stop, |d| {
+                let _ = tx.send(d);
+            })
+        });
+        let Some((end, _)) = searched else {
+            let why = Some("the worker is stopping".to_string());
+            return self
+                .answer(job, &message(AiAnswer { error: why, ..AiAnswer::default() }))
+                .await;
+        };
+        // The search's sender goes with it: the depths end when the search does.
+        while let Some(d) = depths.recv().await {
+            self.answer(job, &message(AiAnswer { depth: Some(d), ..AiAnswer::default() })).await?;
+        }
+        let end = end.await.map_err(|_| BoardError("the search was dropped".into()))?;
+        self.answer(job, &message(AiAnswer { end: Some(end), ..AiAnswer::default() })).await
     }
 }
 

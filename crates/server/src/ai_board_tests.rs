@@ -88,31 +88,38 @@ fn legal(record: &AnyRecord, mv: Option<AnyMove>) -> bool {
     mv.is_some_and(|m| record.position().legal_moves().contains(&m))
 }
 
+/// A worker serving `jobs` jobs on `engines`, waiting for them before they come (so it
+/// takes each in milliseconds, well inside the pickup wait): the jobs it served.
+async fn serve(
+    b: &AiBoard,
+    engines: &Engines,
+    jobs: usize,
+) -> tokio::task::JoinHandle<Vec<Option<AiJob>>> {
+    let mut conn = b.taker().await.unwrap();
+    let (b, engines) = (b.clone(), engines.clone());
+    tokio::spawn(async move {
+        let mut served = Vec::new();
+        for _ in 0..jobs {
+            served.push(b.serve_one(&mut conn, &engines, Duration::from_secs(5)).await.unwrap());
+        }
+        served
+    })
+}
+
 #[tokio::test]
 async fn a_worker_searches_the_move_and_the_node_plays_its_answer() {
     let Some(b) = board().await else { return };
     let asker = b.clone().asker().await.unwrap();
     let (node, worker) = (Engines::start(1), Engines::start(1));
-    // A worker waiting for jobs before they come: it takes each in milliseconds, well inside
-    // the pickup wait.
-    let mut conn = b.taker().await.unwrap();
-    let serving = {
-        let (b, worker) = (b.clone(), worker.clone());
-        tokio::spawn(async move {
-            let mut games = Vec::new();
-            for _ in 0..2 {
-                games.push(b.serve_one(&mut conn, &worker, Duration::from_secs(5)).await.unwrap());
-            }
-            games
-        })
-    };
+    let serving = serve(&b, &worker, 2).await;
     for kind in [GameKind::Xiangqi, GameKind::Banqi] {
         let record = record_of(kind, 5);
         let stop = Arc::new(AtomicBool::new(false));
         let mv = asker.best_move(&node, "g1", Level::MAX, record.clone(), limits(200), stop).await;
         assert!(legal(&record, mv), "{kind:?}: {mv:?}");
     }
-    assert_eq!(serving.await.unwrap(), [Some("g1".to_string()), Some("g1".to_string())]);
+    let games: Vec<_> = serving.await.unwrap().into_iter().map(|j| j.map(|j| j.game)).collect();
+    assert_eq!(games, [Some("g1".to_string()), Some("g1".to_string())]);
     assert_eq!(asker.stats().answered.load(Relaxed), 2);
     assert_eq!(asker.stats().searched_here.load(Relaxed), 0);
     assert_eq!(node.stats().done.load(Relaxed), 0, "the node searched");
@@ -138,7 +145,7 @@ async fn with_no_worker_the_node_searches_the_move_itself_once() {
     assert_eq!(b.waiting().await.unwrap(), 1);
     let late = Engines::start(1);
     let mut conn = b.taker().await.unwrap();
-    assert_eq!(b.serve_one(&mut conn, &late, Duration::from_secs(1)).await.unwrap(), None);
+    assert!(b.serve_one(&mut conn, &late, Duration::from_secs(1)).await.unwrap().is_none());
     assert_eq!(late.stats().done.load(Relaxed), 0, "a given-up job was searched twice");
     assert_eq!(b.waiting().await.unwrap(), 0);
 }
@@ -159,7 +166,7 @@ async fn a_silent_or_garbled_worker_costs_the_node_its_wait_not_the_move() {
                 let job = b.take(&mut conn, Duration::from_secs(5)).await.unwrap().unwrap();
                 if let Some(text) = garbled {
                     let mv = (!text.is_empty()).then(|| text.to_string());
-                    let answer = AiAnswer { id: job.id.clone(), mv, error: None };
+                    let answer = AiAnswer { id: job.id.clone(), mv, ..AiAnswer::default() };
                     b.answer(&job, &answer).await.unwrap();
                 }
             })
@@ -175,4 +182,106 @@ async fn a_silent_or_garbled_worker_costs_the_node_its_wait_not_the_move() {
     }
     assert_eq!(asker.stats().searched_here.load(Relaxed), 3);
     assert_eq!(asker.stats().answered.load(Relaxed), 0);
+}
+
+#[test]
+fn a_slice_job_reads_back_as_its_search_and_an_ai_job_has_no_lines() {
+    let record = record_of(GameKind::Commander, 4);
+    let job = AiJob::slice("j", "analysis:7", &record, 3, Duration::from_millis(250), "r");
+    let back: AiJob = serde_json::from_str(&serde_json::to_string(&job).unwrap()).unwrap();
+    assert_eq!(back.lines, Some(3));
+    let input = back.input().unwrap();
+    assert_eq!(input.level, Level::MAX);
+    assert_eq!(input.limits.time, Some(Duration::from_millis(250)));
+    assert_eq!(input.record.position().fen(), record.position().fen());
+    // An AI move's job says nothing of lines, and reads so.
+    let ai = AiJob::new("j", "g", Level::MAX, &record, &limits(100), "r");
+    let text = serde_json::to_string(&ai).unwrap();
+    assert!(!text.contains("lines"), "{text}");
+    assert_eq!(serde_json::from_str::<AiJob>(&text).unwrap().lines, None);
+}
+
+/// A worker searches an analysis slice: its completed depths come to the node as they come,
+/// each with every line asked for, then its end; the node's engines stay idle.
+#[tokio::test]
+async fn a_worker_searches_an_analysis_slice_and_streams_its_depths() {
+    let Some(b) = board().await else { return };
+    let asker = b.clone().asker().await.unwrap();
+    let (node, worker) = (Engines::start(1), Engines::start(1));
+    let serving = serve(&b, &worker, 1).await;
+    let record = record_of(GameKind::Xiangqi, 2);
+    let mut depths = Vec::new();
+    let time = Duration::from_millis(300);
+    let end = asker.slice("analysis:1", &record, 2, time, |d| depths.push(d)).await;
+    let end = end.expect("the worker's slice");
+    let job = serving.await.unwrap().remove(0).expect("a job");
+    assert_eq!((job.game.as_str(), job.lines), ("analysis:1", Some(2)));
+    assert!(!depths.is_empty());
+    for w in depths.windows(2) {
+        assert!(w[1].depth > w[0].depth, "{depths:?}");
+    }
+    let position = record.position();
+    for d in &depths {
+        assert_eq!(d.lines.len(), 2);
+        for line in &d.lines {
+            assert!(position.parse_move(&line.pv[0]).is_ok(), "{line:?}");
+        }
+    }
+    assert!(end.took_ms > 0);
+    assert_eq!(asker.stats().slices_answered.load(Relaxed), 1);
+    assert_eq!(done(&worker, 1).await, 1);
+    assert_eq!(node.stats().done.load(Relaxed), 0, "the node searched");
+    assert!(asker.waiting.lock().unwrap().is_empty(), "a waiter was left behind");
+}
+
+/// No worker takes the slice: the node is told to search it itself after the pickup wait,
+/// and a worker coming later passes it over.
+#[tokio::test]
+async fn with_no_worker_the_node_searches_the_slice_itself() {
+    let Some(b) = board().await else { return };
+    let asker = b.clone().asker().await.unwrap();
+    let record = record_of(GameKind::Banqi, 3);
+    let started = Instant::now();
+    let mut reports = 0;
+    let end =
+        asker.slice("analysis:2", &record, 1, Duration::from_millis(200), |_| reports += 1).await;
+    assert_eq!((end, reports), (None, 0));
+    assert!(started.elapsed() >= PICKUP);
+    assert_eq!(asker.stats().slices_here.load(Relaxed), 1);
+    let late = Engines::start(1);
+    let mut conn = b.taker().await.unwrap();
+    assert!(b.serve_one(&mut conn, &late, Duration::from_secs(1)).await.unwrap().is_none());
+    assert_eq!(late.stats().done.load(Relaxed), 0, "a given-up slice was searched");
+}
+
+/// A worker that answers a slice with neither a depth nor an end, or goes silent after its
+/// first depth: the node is told to search the slice itself.
+#[tokio::test]
+async fn a_garbled_or_silent_slice_is_searched_by_the_node() {
+    let Some(b) = board().await else { return };
+    let asker = b.clone().asker().await.unwrap();
+    let record = record_of(GameKind::Xiangqi, 1);
+    for silent in [false, true] {
+        let fake = {
+            let b = b.clone();
+            tokio::spawn(async move {
+                let mut conn = b.taker().await.unwrap();
+                let job = b.take(&mut conn, Duration::from_secs(5)).await.unwrap().unwrap();
+                let depth = silent.then(|| slice::DepthLines {
+                    depth: 1,
+                    nodes: 10,
+                    lines: vec![slice::PvLine { score: 0, pv: vec!["h2e2".into()] }],
+                });
+                let answer = AiAnswer { id: job.id.clone(), depth, ..AiAnswer::default() };
+                b.answer(&job, &answer).await.unwrap();
+            })
+        };
+        let mut reports = Vec::new();
+        let time = Duration::from_millis(100);
+        let end = asker.slice("analysis:3", &record, 1, time, |d| reports.push(d.depth)).await;
+        assert_eq!(end, None, "silent: {silent}");
+        assert_eq!(reports, if silent { vec![1] } else { vec![] });
+        fake.await.unwrap();
+    }
+    assert_eq!(asker.stats().slices_here.load(Relaxed), 2);
 }

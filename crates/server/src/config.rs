@@ -59,9 +59,10 @@ pub struct Config {
     /// this namespace of keys (docs/server.md, "Reviews off the web nodes"), instead of this node's engines;
     /// `None`: the node reviews its games itself.
     pub review_workers: Option<String>,
-    /// AI moves go to `cannonade worker` processes through [`Config::redis`], under this
-    /// namespace of keys (docs/server.md, "AI moves off the web nodes"); the node searches
-    /// one itself only when no worker answers in time. `None`: the node searches them all.
+    /// AI moves and analysis board slices go to `cannonade worker` processes through
+    /// [`Config::redis`], under this namespace of keys (docs/server.md, "AI moves off the web
+    /// nodes"); the node searches one itself only when no worker answers in time. `None`: the
+    /// node searches them all.
     pub ai_workers: Option<String>,
     /// Limits per client.
     pub limits: crate::limits::Limits,

@@ -294,11 +294,12 @@ async fn metrics(State(app): State<Arc<App>>) -> Response {
         Err(e) => tracing::warn!("review jobs on redis not counted: {e}"),
     }
     if let Some(workers) = app.games.ai_workers() {
+        use std::sync::atomic::Ordering::Relaxed;
         let stats = workers.stats();
-        m.ai_moves_from_workers
-            .set(stats.answered.load(std::sync::atomic::Ordering::Relaxed) as i64);
-        m.ai_moves_taken_over
-            .set(stats.searched_here.load(std::sync::atomic::Ordering::Relaxed) as i64);
+        m.ai_moves_from_workers.set(stats.answered.load(Relaxed) as i64);
+        m.ai_moves_taken_over.set(stats.searched_here.load(Relaxed) as i64);
+        m.analysis_slices_from_workers.set(stats.slices_answered.load(Relaxed) as i64);
+        m.analysis_slices_taken_over.set(stats.slices_here.load(Relaxed) as i64);
     }
     (
         [(header::CONTENT_TYPE, crate::metrics::CONTENT_TYPE)],

@@ -35,6 +35,7 @@ mod refusal;
 pub mod reviews;
 mod seek_range;
 mod session;
+pub mod slice;
 mod socket;
 mod state;
 mod user;
@@ -116,8 +117,9 @@ pub async fn build_with(
     };
     let app = App::new(config, Arc::new(store)).map_err(|e| ServeError(e.to_string()))?;
     if let Some(asker) = ai_workers {
+        app.analyses.send_to_workers(asker.clone());
         app.games.send_ai_to_workers(asker);
-        tracing::info!("AI moves go to `cannonade worker` processes");
+        tracing::info!("AI moves and analysis slices go to `cannonade worker` processes");
     }
     if let Some(board) = workers {
         app.reviews.send_to_workers(board);

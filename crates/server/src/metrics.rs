@@ -69,6 +69,10 @@ pub struct Metrics {
     pub ai_moves_from_workers: Gauge,
     /// AI moves the node searched itself because no worker answered in time.
     pub ai_moves_taken_over: Gauge,
+    /// Analysis board slices workers searched (set like `ai_moves_from_workers`).
+    pub analysis_slices_from_workers: Gauge,
+    /// Analysis board slices the node searched itself because no worker answered in time.
+    pub analysis_slices_taken_over: Gauge,
 }
 
 impl Metrics {
@@ -127,6 +131,16 @@ impl Metrics {
             "cannonade_ai_moves_taken_over",
             "AI moves searched here because no worker answered in time, since the node started",
             self.ai_moves_taken_over.clone(),
+        );
+        r.register(
+            "cannonade_analysis_slices_from_workers",
+            "Analysis board slices searched by workers, since the node started",
+            self.analysis_slices_from_workers.clone(),
+        );
+        r.register(
+            "cannonade_analysis_slices_taken_over",
+            "Analysis board slices searched here because no worker answered in time, since the node started",
+            self.analysis_slices_taken_over.clone(),
         );
         engine_metrics(&mut r, engines);
         let mut out = String::new();

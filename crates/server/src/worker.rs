@@ -5,8 +5,9 @@
 //! Redis and the database; each says it is alive every few seconds, and the jobs of one that
 //! stops answering go back to the front of the line.
 //!
-//! A worker also searches the AI moves nodes started with `--ai-workers` put on Redis
-//! ([`AiBoard`]), on the same engines, before any review (the engine service's priorities).
+//! A worker also searches the AI moves and analysis board slices nodes started with
+//! `--ai-workers` put on Redis ([`AiBoard`]), on the same engines, before any review (the
+//! engine service's priorities: AI moves, then slices).
 
 use crate::ai_board::AiBoard;
 use crate::engines::Engines;
@@ -71,6 +72,8 @@ pub struct WorkerStats {
     pub dropped: AtomicU64,
     /// AI moves searched and answered.
     pub ai_moves: AtomicU64,
+    /// Analysis board slices searched and answered.
+    pub analysis_slices: AtomicU64,
     /// Connected, with its takers started.
     pub taking: AtomicBool,
 }
@@ -107,6 +110,9 @@ pub async fn work(
         takers.spawn(async move {
             loop {
                 match ai_jobs.serve_one(&mut conn, &pool, TAKE_WAIT).await {
+                    Ok(Some(job)) if job.lines.is_some() => {
+                        counts.analysis_slices.fetch_add(1, Relaxed);
+                    }
                     Ok(Some(_)) => {
                         counts.ai_moves.fetch_add(1, Relaxed);
                     }

@@ -6,11 +6,13 @@ mod common;
 
 use cannonade_games::GameKind;
 use cannonade_server::Config;
+use cannonade_server::limits::Limits;
 use cannonade_server::worker::{WorkerConfig, WorkerStats, work};
 use cannonade_wire::{ClientMsg, Seat};
 use common::{Client, config, server, tc};
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
+use std::time::Duration;
 
 /// A node that sends its AI moves to workers, with a fresh namespace and SQLite file.
 async fn node() -> Option<(std::net::SocketAddr, Arc<cannonade_server::App>, WorkerConfig)> {
@@ -26,6 +28,12 @@ async fn node() -> Option<(std::net::SocketAddr, Arc<cannonade_server::App>, Wor
         db: db.clone(),
         redis: Some(redis.clone()),
         ai_workers: Some(ns.clone()),
+        // An analysis runs a second, in slices of a quarter.
+        limits: Limits {
+            analysis_time: Duration::from_secs(1),
+            analysis_slice: Duration::from_millis(250),
+            ..config().limits
+        },
         ..config()
     };
     let (addr, app) = server(cfg).await;
@@ -63,18 +71,31 @@ async fn against_the_engine(addr: std::net::SocketAddr) -> (Client, String) {
     (c, game)
 }
 
-#[tokio::test]
-async fn a_worker_searches_the_ai_moves_and_the_node_none() {
-    let Some((addr, app, worker)) = node().await else { return };
+/// A running worker, its stats, the sender that stops it and its task.
+type Running = (
+    Arc<WorkerStats>,
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<Result<(), cannonade_server::worker::WorkerError>>,
+);
+
+/// Starts a worker and waits for its takers: it then takes a job in milliseconds, well
+/// inside the pickup wait.
+async fn start(worker: WorkerConfig) -> Running {
     let stats = Arc::new(WorkerStats::default());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let running = tokio::spawn(work(worker, stats.clone(), async {
         let _ = stopped.await;
     }));
-    // Its takers running, a worker takes a job in milliseconds: well inside the pickup wait.
     while !stats.taking.load(Relaxed) {
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        tokio::time::sleep(Duration::from_millis(10)).await;
     }
+    (stats, stop, running)
+}
+
+#[tokio::test]
+async fn a_worker_searches_the_ai_moves_and_the_node_none() {
+    let Some((addr, app, worker)) = node().await else { return };
+    let (stats, stop, running) = start(worker).await;
     let (mut c, game) = against_the_engine(addr).await;
     let answers = play(&mut c, &game, &["h2e2", "h0g2", "i0h0"]).await;
     assert_eq!(answers.len(), 3);
@@ -100,9 +121,49 @@ async fn with_no_worker_the_node_plays_the_ai_moves_itself() {
         if app.engines.stats().done.load(Relaxed) >= 2 {
             break;
         }
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        tokio::time::sleep(Duration::from_millis(10)).await;
     }
     assert_eq!(app.engines.stats().done.load(Relaxed), 2);
     let (_, metrics, _) = common::http(&app, "GET", "/metrics", "", None).await;
     assert!(metrics.contains("cannonade_ai_moves_taken_over 2\n"), "{metrics}");
+}
+
+/// The analysis board's slices go to the worker too: the lines stream to the socket from
+/// the worker's engine and the node's engines stay idle.
+#[tokio::test]
+async fn a_worker_searches_the_analysis_board() {
+    use cannonade_wire::{AnalysisStatus, PositionRequest, ServerMsg};
+    let Some((addr, app, worker)) = node().await else { return };
+    let (stats, stop, running) = start(worker).await;
+    let mut c = Client::connect(addr, None).await;
+    let position = PositionRequest {
+        game: GameKind::Xiangqi,
+        options: String::new(),
+        fen: None,
+        moves: vec!["h2e2".into()],
+    };
+    c.send(ClientMsg::Analyse { id: 4, lines: 2, position }).await;
+    let mut depths = Vec::new();
+    loop {
+        match c.until("an analysis", |m| matches!(m, ServerMsg::Analysis { id: 4, .. })).await {
+            ServerMsg::Analysis { status: AnalysisStatus::Running, depth, lines, .. } => {
+                assert_eq!(lines.len(), 2);
+                depths.push(depth);
+            }
+            ServerMsg::Analysis { status: AnalysisStatus::Done, depth, lines, .. } => {
+                assert_eq!(lines.len(), 2);
+                assert_eq!(Some(&depth), depths.last());
+                break;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(depths.windows(2).all(|w| w[1] > w[0]), "{depths:?}");
+    assert!(stats.analysis_slices.load(Relaxed) >= 1);
+    assert_eq!(app.engines.stats().done.load(Relaxed), 0, "the node searched");
+    let (_, metrics, _) = common::http(&app, "GET", "/metrics", "", None).await;
+    assert!(!metrics.contains("cannonade_analysis_slices_from_workers 0\n"), "{metrics}");
+    assert!(metrics.contains("cannonade_analysis_slices_taken_over 0\n"), "{metrics}");
+    stop.send(()).unwrap();
+    running.await.unwrap().unwrap();
 }

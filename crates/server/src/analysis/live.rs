@@ -5,19 +5,24 @@
 //! After each completed depth the lines go to the client; the search stops when the
 //! socket asks for another position or closes, when the position's time is used, or when
 //! deeper search can tell nothing new. A user runs at most a bounded number at once.
+//!
+//! On a node started with `--ai-workers` each slice is offered to the `cannonade worker`
+//! processes first ([`AiAsker::slice`]); the depths a worker completes come back through
+//! Redis to the same reporter, and a slice no worker answers is searched here.
 
+use crate::ai_board::AiAsker;
 use crate::engines::{Engines, Priority};
 use crate::limits::Limits;
 use crate::lock::lock;
+use crate::slice::{self, DepthLines, PvLine};
 use cannonade_core::Next;
 use cannonade_engine::review::judge::Eval;
-use cannonade_engine::{AnyProgress, Level};
 use cannonade_games::{AnyGame, AnyRecord};
 use cannonade_wire::{AnalysisStatus, EngineLine, LegalMove, LineMove, ServerMsg};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
 
 /// Where an analysis's messages go (a socket's queue; a test's list).
 pub type Sender = Arc<dyn Fn(ServerMsg) + Send + Sync>;
@@ -30,6 +35,8 @@ pub struct Analyses {
     per_user: usize,
     /// Running analyses per user id.
     users: Mutex<HashMap<String, usize>>,
+    /// Set when the slices go to `cannonade worker` processes first (`serve --ai-workers`).
+    workers: OnceLock<AiAsker>,
 }
 
 impl std::fmt::Debug for Analyses {
@@ -89,7 +96,14 @@ impl Analyses {
             slice: limits.analysis_slice.max(Duration::from_millis(10)),
             per_user: limits.analyses_per_user.max(1),
             users: Mutex::new(HashMap::new()),
+            workers: OnceLock::new(),
         })
+    }
+
+    /// From now on the slices go to `cannonade worker` processes through `asker` (this
+    /// node's engines search a slice no worker answers). Set once; later calls are ignored.
+    pub fn send_to_workers(&self, asker: AiAsker) {
+        let _ = self.workers.set(asker);
     }
 
     /// Starts analysing `record`'s position with `lines` best lines for `user` (whose
@@ -128,43 +142,59 @@ impl Analyses {
             (req.send)(message(req.id, AnalysisStatus::Done, None, 0, 0, Vec::new()));
             return;
         }
-        let shared = Arc::new(Mutex::new(Progress::default()));
+        let reporter = Arc::new(Reporter {
+            id: req.id,
+            lines: expected,
+            position,
+            stop: req.stop.clone(),
+            send: req.send.clone(),
+            progress: Mutex::new(Progress::default()),
+        });
         let mut used = Duration::ZERO;
         let mut first = true;
         while !req.stop.load(Relaxed) {
-            let slice = self.slice.min(self.time.saturating_sub(used));
-            let job = Slice {
-                record: req.record.clone(),
-                lines: expected as u32,
-                time: slice,
-                stop: req.stop.clone(),
-                send: req.send.clone(),
-                id: req.id,
-                progress: shared.clone(),
-            };
-            let Some((answer, ahead)) =
-                self.engines.submit(&req.key, Priority::Analysis, move |engine| job.run(engine))
-            else {
-                return;
-            };
-            if first && ahead > 0 {
-                (req.send)(message(
-                    req.id,
-                    AnalysisStatus::Queued,
-                    Some(ahead as u32),
-                    0,
-                    0,
-                    Vec::new(),
-                ));
+            let time = self.slice.min(self.time.saturating_sub(used));
+            reporter.next_slice();
+            let mut end = None;
+            if let Some(workers) = self.workers.get() {
+                let to = reporter.clone();
+                end = workers
+                    .slice(&req.key, &req.record, expected as u32, time, move |d| to.depth(d))
+                    .await;
+            }
+            if end.is_none() {
+                // No worker (or none answered): this node's engines.
+                let (record, stop, to) = (req.record.clone(), req.stop.clone(), reporter.clone());
+                let Some((answer, ahead)) =
+                    self.engines.submit(&req.key, Priority::Analysis, move |engine| {
+                        slice::search(engine, &record, expected as u32, time, &stop, |d| {
+                            to.depth(d)
+                        })
+                    })
+                else {
+                    return;
+                };
+                if first && ahead > 0 {
+                    (req.send)(message(
+                        req.id,
+                        AnalysisStatus::Queued,
+                        Some(ahead as u32),
+                        0,
+                        0,
+                        Vec::new(),
+                    ));
+                }
+                let Ok(e) = answer.await else { return };
+                end = Some(e);
             }
             first = false;
-            let Ok((took, finished)) = answer.await else { return };
-            used += took;
+            let Some(end) = end else { return };
+            used += end.took();
             if req.stop.load(Relaxed) {
                 return;
             }
-            if finished || used >= self.time {
-                let p = lock(&shared).clone();
+            if end.finished || used >= self.time {
+                let p = lock(&reporter.progress).clone();
                 (req.send)(message(req.id, AnalysisStatus::Done, None, p.depth, p.nodes, p.lines));
                 return;
             }
@@ -183,62 +213,51 @@ struct Progress {
     lines: Vec<EngineLine>,
 }
 
-/// One slice of an analysis, run on an engine thread.
-struct Slice {
-    record: AnyRecord,
-    lines: u32,
-    time: Duration,
+/// Turns one analysis's completed depths, from whichever engine searched its slice, into
+/// messages to its socket.
+struct Reporter {
+    id: u32,
+    lines: usize,
+    position: AnyGame,
     stop: Arc<AtomicBool>,
     send: Sender,
-    id: u32,
-    progress: Arc<Mutex<Progress>>,
+    progress: Mutex<Progress>,
 }
 
-impl Slice {
-    /// Searches for the slice's time: how long it took and whether the search ended by
-    /// itself (every line decided, or the deepest depth), before its time.
-    fn run(self, engine: &mut cannonade_engine::Engine) -> (Duration, bool) {
-        if self.stop.load(Relaxed) {
-            return (Duration::ZERO, false);
+impl Reporter {
+    /// A new slice begins: its node count adds to the slices' before it.
+    fn next_slice(&self) {
+        let mut p = lock(&self.progress);
+        p.nodes_before = p.nodes;
+    }
+
+    /// A slice completed a depth: sent when it is deeper than any before (and the socket
+    /// still wants this analysis). A report with another number of lines than asked for (a
+    /// worker of another build) is passed over.
+    fn depth(&self, d: DepthLines) {
+        if self.stop.load(Relaxed) || d.lines.len() != self.lines {
+            return;
         }
-        let started = Instant::now();
-        engine.set_level(Level::MAX);
-        engine.set_lines(self.lines);
-        let limits = cannonade_engine::Limits { time: Some(self.time), ..Default::default() };
-        let position = self.record.position();
-        {
-            let mut p = lock(&self.progress);
-            p.nodes_before = p.nodes;
+        let mut p = lock(&self.progress);
+        p.nodes = p.nodes_before + d.nodes;
+        if d.depth <= p.depth {
+            return;
         }
-        let mut depth_lines: Vec<EngineLine> = Vec::new();
-        engine.search(&self.record, &limits, &self.stop, |p: &AnyProgress| {
-            if p.line == 1 {
-                depth_lines.clear();
-            }
-            depth_lines.push(engine_line(&position, p));
-            let mut shared = lock(&self.progress);
-            shared.nodes = shared.nodes_before + p.nodes;
-            if p.line == self.lines && p.depth > shared.depth {
-                shared.depth = p.depth;
-                shared.lines = std::mem::take(&mut depth_lines);
-                (self.send)(message(
-                    self.id,
-                    AnalysisStatus::Running,
-                    None,
-                    p.depth,
-                    shared.nodes,
-                    shared.lines.clone(),
-                ));
-            }
-        });
-        engine.set_lines(1);
-        let took = started.elapsed();
-        (took, took < self.time && !self.stop.load(Relaxed))
+        p.depth = d.depth;
+        p.lines = d.lines.iter().map(|l| engine_line(&self.position, l)).collect();
+        (self.send)(message(
+            self.id,
+            AnalysisStatus::Running,
+            None,
+            p.depth,
+            p.nodes,
+            p.lines.clone(),
+        ));
     }
 }
 
 /// A search's line as the client shows it: its value and its moves as given and as read.
-fn engine_line(position: &AnyGame, p: &AnyProgress) -> EngineLine {
+fn engine_line(position: &AnyGame, p: &PvLine) -> EngineLine {
     let mut at = position.clone();
     let mut moves = Vec::with_capacity(p.pv.len());
     for text in &p.pv {
