@@ -6,9 +6,10 @@
 //!
 //! A person waits for every one of these, so nothing may strand one: whatever goes wrong (no
 //! worker free in [`PICKUP`], a worker that never answers, Redis down, an answer that is not
-//! a legal move) the node searches it on its own engines with the time that is left. A job is searched once: taking it means deleting its claim key, which only
-//! one side can do (`DEL` answers 1 to one caller), so a node that gave up on a job and a
-//! worker that finds it later never both search it.
+//! a legal move) the node searches it on its own engines with the time that is left. A job
+//! is searched once: taking it means deleting its claim key, which only one side can do
+//! (`DEL` answers 1 to one caller), so a node that gave up on a job and a worker that finds
+//! it later never both search it.
 //!
 //! Keys, under the namespace the review jobs use ([`crate::reviews::board`]):
 //! - `NS:ai:jobs`: the waiting jobs, a list (pushed on the left, taken from the right),
