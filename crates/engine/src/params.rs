@@ -142,6 +142,9 @@ pub const BANQI_THREAT_PERCENT: i32 = 20;
 /// Banqi: percentage of the value of an own piece that the opponent attacks and that is not
 /// defended (an adjacent friend that could take back).
 pub const BANQI_HANGING_PERCENT: i32 = 10;
+/// Banqi: centipawns a general loses per unit of danger (an enemy soldier next to it with
+/// no way out is one unit; see `eval::banqi::general_danger`).
+pub const BANQI_GENERAL_DANGER: i32 = 300;
 
 /// Chess-Battle piece values by `Kind` index (headquarter, bomber, tank, gun, machine gun,
 /// cavalry, soldier).
