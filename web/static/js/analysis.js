@@ -132,8 +132,12 @@ export class AnalysisBoard extends GameScreen {
     const count = /** @type {HTMLSelectElement} */ (h('select', { id: 'analysis-lines', 'aria-label': t('analysis.line_count') },
       ...[1, 2, 3, 4, 5].map((n) => h('option', { value: String(n) }, String(n)))));
     count.value = String(this.lines);
+    // Room for every line asked for, one row each, so that the controls below stay put
+    // while the lines come and go (a click on them must not land elsewhere).
+    e.lines.style.setProperty('--lines', String(this.lines));
     count.addEventListener('change', () => {
       this.lines = Number(count.value);
+      e.lines.style.setProperty('--lines', count.value);
       localStorage.setItem('cannonade.lines', count.value);
       this.analyse();
     });
@@ -311,8 +315,10 @@ export class AnalysisBoard extends GameScreen {
     if (e.lines[0]) this.el.evaluation.textContent = t('review.eval', { seat: first, value: evalText(e.lines[0].value, seatIndex) });
     for (const line of e.lines) {
       const value = evalText(line.value, seatIndex);
-      const b = h('button', { type: 'button', class: 'line', title: t('analysis.play_line'), 'data-mv': line.moves[0]?.mv ?? '' },
-        h('span', { class: 'line-value' }, value), ' ', line.moves.map((m) => m.display).join(' '));
+      const text = line.moves.map((m) => m.display).join(' ');
+      // One row a line (cut with an ellipsis): the whole line is in the title.
+      const b = h('button', { type: 'button', class: 'line', title: `${t('analysis.play_line')}: ${text}`, 'data-mv': line.moves[0]?.mv ?? '' },
+        h('span', { class: 'line-value' }, value), ' ', text);
       const mv = line.moves[0]?.mv;
       if (mv) b.addEventListener('click', () => this.play(mv));
       lines.append(h('li', {}, b));
