@@ -1,7 +1,7 @@
 //! Banqi from the public state: material of face-up pieces and of the face-down pool, each
 //! piece valued by the enemy pieces it can take and that can take it, the captures that
-//! the side to move threatens or suffers, and how close the enemy soldiers are to a general
-//! with nowhere to go.
+//! the side to move threatens or suffers, and how close the pieces that can take a general
+//! (soldiers, the other general, cannons) are to one with nowhere to go.
 
 use crate::Evaluate;
 use crate::params::{
@@ -50,12 +50,9 @@ fn kind_values(pos: &Position, colour: Colour, cannon: CannonRule) -> [i32; 7] {
     values
 }
 
-/// The face-up piece on a square.
+/// The face-up piece at (`file`, `rank`).
 fn up(pos: &Position, file: i32, rank: i32) -> Option<Piece> {
-    if !(0..8).contains(&file) || !(0..4).contains(&rank) {
-        return None;
-    }
-    match Square::from_coords(file as u8, rank as u8).map(|s| pos.cell(s)) {
+    match cell_at(pos, file, rank) {
         Some(Cell::FaceUp(p)) => Some(p),
         _ => None,
     }
@@ -71,7 +68,8 @@ fn cell_at(pos: &Position, file: i32, rank: i32) -> Option<Cell> {
 
 const STEPS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 
-/// How soon the enemy can take `colour`'s face-up general, in 64ths. Its soldiers and its
+/// How soon the enemy can take the face-up general on `at`, in 64ths; `enemy_cannons` are
+/// the enemy's face-up cannons (the caller found both while scanning the board once). Its soldiers and its
 /// general take by a step: one next to it counts 64, one that reaches a point next to it in
 /// `n` steps over empty points 64 / 2^n (up to 4 steps). A cannon (under the jumping rule)
 /// that has it in its sights counts 64, one a step away from that 32. The sum is divided by
@@ -80,13 +78,9 @@ const STEPS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 /// general is cornered; the records showed most lost games lost their general so (to
 /// soldiers half the time, to cannons and to the other general a quarter each). Face-down
 /// neighbours count as nothing: guessing at them walks the general into corners.
-pub(crate) fn general_danger(pos: &Position, colour: Colour) -> i32 {
-    let general = Piece::new(colour, Kind::General);
-    let enemy = colour.other();
-    let Some(at) = (0..32).filter_map(Square::new).find(|&s| pos.cell(s) == Cell::FaceUp(general))
-    else {
-        return 0;
-    };
+pub(crate) fn general_danger(pos: &Position, at: Square, enemy_cannons: &[Square]) -> i32 {
+    let Cell::FaceUp(general) = pos.cell(at) else { return 0 };
+    let enemy = general.colour().other();
     // The enemy pieces that take a general by a step.
     let stepper = |cell: Option<Cell>| {
         matches!(cell, Some(Cell::FaceUp(p)) if p.colour() == enemy
@@ -138,11 +132,7 @@ pub(crate) fn general_danger(pos: &Position, colour: Colour) -> i32 {
         }
     }
     if pos.options().cannon == CannonRule::Jump {
-        let cannon = Piece::new(enemy, Kind::Cannon);
-        for sq in (0..32).filter_map(Square::new) {
-            if pos.cell(sq) != Cell::FaceUp(cannon) {
-                continue;
-            }
+        for &sq in enemy_cannons {
             let (cf, cr) = (sq.file() as i32, sq.rank() as i32);
             if in_sights(pos, (cf, cr), (gf, gr)) {
                 threat += 64;
@@ -200,17 +190,29 @@ impl Evaluate for Position {
         let mut best_threat = 0;
         let mut worst_hanging = 0;
         let step_rule = cannon == CannonRule::Step;
+        // Each side's general and cannons, for the general's danger below.
+        let mut generals = [None; 2];
+        let mut cannons = [[Square::ALL[0]; 2]; 2];
+        let mut cannon_count = [0; 2];
         for sq in (0..32).filter_map(Square::new) {
             let Cell::FaceUp(p) = self.cell(sq) else { continue };
             let c = p.colour();
+            match p.kind() {
+                Kind::General => generals[c.index()] = Some(sq),
+                // A colour has two cannons (positions with more are refused).
+                Kind::Cannon if cannon_count[c.index()] < 2 => {
+                    cannons[c.index()][cannon_count[c.index()]] = sq;
+                    cannon_count[c.index()] += 1;
+                }
+                _ => {}
+            }
             let v = values[c.index()][p.kind() as usize];
             material[c.index()] += v;
             let (f, r) = (sq.file() as i32, sq.rank() as i32);
-            let neighbours = [(f + 1, r), (f - 1, r), (f, r + 1), (f, r - 1)];
             let mut attacked = false;
             let mut defended = false;
-            for (nf, nr) in neighbours {
-                let Some(q) = up(self, nf, nr) else { continue };
+            for (df, dr) in STEPS {
+                let Some(q) = up(self, f + df, r + dr) else { continue };
                 if q.colour() == c {
                     defended |= q.kind() != Kind::Cannon || step_rule;
                 } else if q.kind() != Kind::Cannon || step_rule {
@@ -227,7 +229,14 @@ impl Evaluate for Position {
                 }
             }
         }
-        let danger = general_danger(self, us) - general_danger(self, us.other());
+        let danger_to = |c: Colour| match generals[c.index()] {
+            Some(at) => {
+                let enemy = c.other().index();
+                general_danger(self, at, &cannons[enemy][..cannon_count[enemy]])
+            }
+            None => 0,
+        };
+        let danger = danger_to(us) - danger_to(us.other());
         material[us.index()] - material[us.other().index()]
             + best_threat * BANQI_THREAT_PERCENT / 100
             - worst_hanging * BANQI_HANGING_PERCENT / 100
@@ -261,7 +270,17 @@ mod tests {
     use cannonade_banqi::Options;
 
     fn danger(fen: &str, colour: Colour) -> i32 {
-        general_danger(&Position::from_fen(fen).unwrap(), colour)
+        danger_in(&Position::from_fen(fen).unwrap(), colour)
+    }
+
+    /// `colour`'s general's danger, its square and the enemy cannons found by a scan.
+    fn danger_in(pos: &Position, colour: Colour) -> i32 {
+        let find = |p: Piece| {
+            (0..32).filter_map(Square::new).filter(|&s| pos.cell(s) == Cell::FaceUp(p)).collect()
+        };
+        let generals: Vec<Square> = find(Piece::new(colour, Kind::General));
+        let cannons: Vec<Square> = find(Piece::new(colour.other(), Kind::Cannon));
+        generals.first().map_or(0, |&at| general_danger(pos, at, &cannons))
     }
 
     #[test]
@@ -300,7 +319,7 @@ mod tests {
         // Under the stepping cannon rule a cannon never takes a general.
         let step = Options { cannon: CannonRule::Step, ..Options::default() };
         let pos = Position::from_fen_with("3c4/3N4/3K4/8 r - 0 0", step).unwrap();
-        assert_eq!(general_danger(&pos, Colour::Red), 0);
+        assert_eq!(danger_in(&pos, Colour::Red), 0);
     }
 
     #[test]
