@@ -313,7 +313,8 @@ function pastResult(g) {
 /** @param {string} code */
 function inviteScreen(code) {
   const b = h('button', { type: 'button', 'data-mode': 'accept-invite' }, t('invite.join'));
-  b.addEventListener('click', () => net.send({ t: 'accept_seek', id: code }));
+  // A click while the page is still connecting (a link just opened) waits for the socket.
+  b.addEventListener('click', () => net.whenOpen(() => net.send({ t: 'accept_seek', id: code }), () => toast(t('home.not_connected'))));
   const what = h('p', { class: 'invite-what' }, t('invite.looking'));
   const details = h('dl', { class: 'invite-details' });
   main.replaceChildren(h('section', { class: 'invite' }, h('h2', {}, t('invite.title')), what, details, b));
