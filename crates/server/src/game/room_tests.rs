@@ -2,6 +2,7 @@
 //! from both seats and spectators that must keep the room's invariants.
 
 use super::*;
+use crate::game::event::Effect;
 use crate::game::view;
 use cannonade_games::GameKind;
 use cannonade_wire::ClockState;
