@@ -426,7 +426,8 @@ impl AiAsker {
 
     /// The engine's move at `level` in `record`'s position within `limits`, searched by a
     /// worker, or on `engines` with the time left when no worker answers (see the module's
-    /// docs); `None` when the engine finds no move or `stop` was set meanwhile.
+    /// docs); `None` when the engine finds no move, or when `stop` was set before this node
+    /// would search it itself (a search stopped later answers from what it searched).
     pub async fn best_move(
         &self,
         engines: &Engines,

@@ -176,6 +176,16 @@ fn engine_metrics(r: &mut Registry, e: &crate::engines::EngineStats) {
     let done: Counter = Counter::default();
     done.inc_by(e.done.load(Relaxed));
     r.register("cannonade_engine_jobs", "Engine jobs done", done);
+    let cut: Counter = Counter::default();
+    cut.inc_by(e.cut.load(Relaxed));
+    r.register(
+        "cannonade_engine_ai_moves_cut",
+        "AI searches stopped early to keep their deadline or another move's",
+        cut,
+    );
+    let late: Counter = Counter::default();
+    late.inc_by(e.late.load(Relaxed));
+    r.register("cannonade_engine_ai_moves_late", "AI searches ended after their deadline", late);
 }
 
 #[cfg(test)]
@@ -230,6 +240,8 @@ mod tests {
         assert!(text.contains("cannonade_engine_wait_seconds_total{priority=\"background\"} 2.5"));
         assert!(text.contains("cannonade_engine_waited_total{priority=\"background\"} 5"));
         assert!(text.contains("cannonade_engine_jobs_total 9"), "{text}");
+        assert!(text.contains("cannonade_engine_ai_moves_cut_total 0"), "{text}");
+        assert!(text.contains("cannonade_engine_ai_moves_late_total 0"), "{text}");
         // Every line is a comment or `name{labels} value`.
         for line in text.lines().filter(|l| !l.starts_with('#')) {
             let (_, value) = line.rsplit_once(' ').unwrap();

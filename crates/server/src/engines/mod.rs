@@ -1,24 +1,29 @@
 //! The engine service: a bounded pool of long-lived engines that every search of the server
-//! goes through. AI moves and background work (reviews, analysis) are jobs in a queue that is
-//! fair across games (round robin by game within a priority) and serves AI moves first; at
-//! most `threads` searches run at once, each on a thread of its own, so a crowd playing the
-//! engine can never take the CPU the sockets need. Each engine keeps its transposition table
-//! from search to search, and a free engine takes the next job of the game it served last
-//! when that game waits at the front priority among the games this round serves (as many
-//! as there are engines), so a game's searches meet their own table entries without
-//! starving the others.
+//! goes through. At most `threads` searches run at once, each on a thread of its own, so a
+//! crowd playing the engine can never take the CPU the sockets need. AI moves come first,
+//! the earliest deadline first, and under overload share the time before their deadlines
+//! (`engines/deadlines.rs`: a move is answered in its level's time, searched less when
+//! many wait); then the analysis board's slices, then background work (reviews), each fair
+//! across games (`engines/lane.rs`). Each engine keeps its transposition table from search
+//! to search, and a free engine takes the next background job of the game it served last
+//! when that game's turn is near (among as many games as there are engines), so a game's
+//! searches meet their own table entries without starving the others.
 //!
 //! Every search runs on one thread ([`SEARCH_THREADS`]): the pool's engines already use the
 //! cores but the sockets', so a Lazy SMP search's helpers would take cores from the other
 //! searches or from the sockets, and one thread per search serves more games at once for
 //! the same cores. `docs/server.md` ("The engine service") gives the figures.
 
+mod deadlines;
+mod lane;
+
 use cannonade_engine::{Engine, Level, Limits};
 use cannonade_games::{AnyMove, AnyRecord};
-use std::collections::{HashMap, VecDeque};
+use deadlines::{Deadlines, Running, share_end};
+use lane::Lane;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
 /// How urgent a job is: a lower value runs first.
@@ -57,69 +62,72 @@ struct Job {
     queued: Instant,
 }
 
-/// The jobs of one priority: a queue per game and the games in turn.
-#[derive(Default)]
-struct Lane {
-    turn: VecDeque<String>,
-    jobs: HashMap<String, VecDeque<Job>>,
-}
-
-impl Lane {
-    fn push(&mut self, game: &str, job: Job) {
-        let queue = self.jobs.entry(game.to_string()).or_default();
-        if queue.is_empty() {
-            self.turn.push_back(game.to_string());
-        }
-        queue.push_back(job);
-    }
-
-    /// The next job: of `preferred`'s game if it is among the next `window` games in turn
-    /// (those the service's engines serve in this round anyway), else of the game whose turn
-    /// it is. A wider preference would starve the others: a game that queues its next job
-    /// as soon as its last one ends (an analysis, slice after slice) would be found waiting
-    /// by the engine that just served it, every time.
-    fn pop(&mut self, preferred: Option<&str>, window: usize) -> Option<(String, Job)> {
-        let near = preferred.and_then(|g| self.turn.iter().take(window).position(|t| t == g));
-        let game = match near {
-            Some(at) => self.turn.remove(at)?,
-            None => self.turn.pop_front()?,
-        };
-        let queue = self.jobs.get_mut(&game)?;
-        let job = queue.pop_front()?;
-        if queue.is_empty() {
-            self.jobs.remove(&game);
-        } else {
-            self.turn.push_back(game.clone());
-        }
-        Some((game, job))
-    }
-
-    fn len(&self) -> usize {
-        self.jobs.values().map(VecDeque::len).sum()
-    }
-
-    /// Jobs that run before a job of `game` pushed now, turn by turn: `game`'s own queued
-    /// jobs, and from every other game as many as it has turns before this job's.
-    fn ahead_of(&self, game: &str) -> usize {
-        let own = self.jobs.get(game).map_or(0, VecDeque::len);
-        let mut before = true;
-        let mut ahead = own;
-        for g in &self.turn {
-            if g == game {
-                before = false;
-                continue;
-            }
-            let jobs = self.jobs.get(g).map_or(0, VecDeque::len);
-            ahead += jobs.min(own + before as usize);
-        }
-        ahead
-    }
+/// An AI move's job: its game and the flag that stops its search.
+struct MoveJob {
+    game: String,
+    job: Job,
+    cut: Option<Arc<AtomicBool>>,
 }
 
 #[derive(Default)]
 struct Queue {
+    /// AI moves waiting.
+    moves: Deadlines<MoveJob>,
+    /// Analysis slices and background work waiting (indexed by priority; the AI moves'
+    /// lane stays empty).
     levels: [Lane; PRIORITIES],
+    /// AI moves being searched.
+    running: Vec<Running>,
+    /// The number the next AI search gets.
+    next_id: u64,
     closed: bool,
+}
+
+impl Queue {
+    /// Jobs waiting at `priority`.
+    fn waiting(&self, priority: usize) -> usize {
+        if priority == Priority::AiMove as usize {
+            self.moves.len()
+        } else {
+            self.levels[priority].len()
+        }
+    }
+
+    /// The next job for an engine that last served `last_game`: an AI move (its search
+    /// registered with the referee, with its end), else the first of the lanes in order.
+    fn next(&mut self, last_game: Option<&str>, threads: usize) -> Option<Taken> {
+        if let Some((deadline, m)) = self.moves.pop() {
+            let now = Instant::now();
+            let sharing = self.moves.len() + self.running.len() + 1;
+            self.next_id += 1;
+            let id = self.next_id;
+            let end = share_end(now, now, deadline, sharing, threads);
+            self.running.push(Running { id, started: now, deadline, end, cut: m.cut });
+            return Some(Taken { game: m.game, job: m.job, priority: 0, search: Some(id) });
+        }
+        (1..PRIORITIES).find_map(|p| {
+            let (game, job) = self.levels[p].pop(last_game, threads)?;
+            Some(Taken { game, job, priority: p, search: None })
+        })
+    }
+
+    /// Moves the ends of the searches running earlier, if more moves share the engines now.
+    fn reshare(&mut self, threads: usize) {
+        let now = Instant::now();
+        let sharing = self.moves.len() + self.running.len();
+        for r in &mut self.running {
+            r.end = r.end.min(share_end(now, r.started, r.deadline, sharing, threads));
+        }
+    }
+}
+
+/// A job an engine took.
+struct Taken {
+    game: String,
+    job: Job,
+    priority: usize,
+    /// The AI search's number with the referee.
+    search: Option<u64>,
 }
 
 /// Counters of the service, for `/metrics`.
@@ -135,11 +143,17 @@ pub struct EngineStats {
     pub wait_us: [AtomicU64; PRIORITIES],
     /// Jobs that waited, per priority.
     pub waited: [AtomicU64; PRIORITIES],
+    /// AI searches stopped before their own limits to keep their deadline or another's.
+    pub cut: AtomicU64,
+    /// AI searches that ended after their deadline.
+    pub late: AtomicU64,
 }
 
 struct Inner {
     queue: Mutex<Queue>,
     ready: Condvar,
+    /// Wakes the referee: a search's end moved or a search started or ended.
+    referee: Condvar,
     stats: EngineStats,
     /// The engines: a round serves this many games.
     threads: usize,
@@ -174,6 +188,7 @@ impl Engines {
         let inner = Arc::new(Inner {
             queue: Mutex::new(Queue::default()),
             ready: Condvar::new(),
+            referee: Condvar::new(),
             stats: EngineStats::default(),
             threads,
         });
@@ -185,6 +200,14 @@ impl Engines {
             if let Err(e) = spawned {
                 tracing::error!("could not start engine thread {i}: {e}");
             }
+        }
+        let referee = inner.clone();
+        let spawned = std::thread::Builder::new()
+            .name("engine-referee".into())
+            .spawn(move || run_referee(&referee));
+        if let Err(e) = spawned {
+            // Without it AI searches keep their own limits only.
+            tracing::error!("could not start the engine referee: {e}");
         }
         Engines { inner, threads }
     }
@@ -213,20 +236,18 @@ impl Engines {
 
     /// Queues `work` for `game`: the receiver of its result and how many jobs are ahead of
     /// it (every more urgent job queued now and, at its priority, the jobs that come before
-    /// it turn by turn); `None` when the service has stopped.
+    /// it turn by turn); `None` when the service has stopped. An AI move queued so is due
+    /// at once and cannot be stopped ([`Engines::best_move`] gives moves their deadlines).
     pub fn submit<T: Send + 'static>(
         &self,
         game: &str,
         priority: Priority,
         work: impl FnOnce(&mut Engine) -> T + Send + 'static,
     ) -> Option<(oneshot::Receiver<T>, usize)> {
-        let (reply, answer) = oneshot::channel();
-        let job = Job {
-            work: Box::new(move |engine| {
-                let _ = reply.send(work(engine));
-            }),
-            queued: Instant::now(),
-        };
+        if priority == Priority::AiMove {
+            return self.submit_move(game, Instant::now(), None, work);
+        }
+        let (job, answer) = job(work);
         let ahead = {
             let mut q = self.inner.queue.lock().unwrap_or_else(|e| e.into_inner());
             if q.closed {
@@ -236,14 +257,43 @@ impl Engines {
             let before = lane.ahead_of(game);
             lane.push(game, job);
             self.inner.stats.queued[priority as usize].fetch_add(1, Relaxed);
-            q.levels[..priority as usize].iter().map(Lane::len).sum::<usize>() + before
+            (0..priority as usize).map(|p| q.waiting(p)).sum::<usize>() + before
         };
         self.inner.ready.notify_one();
         Some((answer, ahead))
     }
 
-    /// The engine's move at `level` in `record`'s position, within `limits`; `stop` ends
-    /// the search early (the game ended meanwhile).
+    /// Queues an AI move of `game` due at `deadline`, whose search `cut` stops (at the end
+    /// the service gives it, see [`deadlines`]); the receiver of its result and the moves
+    /// ahead of it, `None` when the service has stopped.
+    fn submit_move<T: Send + 'static>(
+        &self,
+        game: &str,
+        deadline: Instant,
+        cut: Option<Arc<AtomicBool>>,
+        work: impl FnOnce(&mut Engine) -> T + Send + 'static,
+    ) -> Option<(oneshot::Receiver<T>, usize)> {
+        let (job, answer) = job(work);
+        let ahead = {
+            let mut q = self.inner.queue.lock().unwrap_or_else(|e| e.into_inner());
+            if q.closed {
+                return None;
+            }
+            let ahead = q.moves.ahead_of(deadline);
+            q.moves.push(deadline, MoveJob { game: game.to_string(), job, cut });
+            self.inner.stats.queued[Priority::AiMove as usize].fetch_add(1, Relaxed);
+            q.reshare(self.threads);
+            ahead
+        };
+        self.inner.ready.notify_one();
+        self.inner.referee.notify_one();
+        Some((answer, ahead))
+    }
+
+    /// The engine's move at `level` in `record`'s position, within `limits`, due its level's
+    /// share of `limits.time` from now (the service may stop the search sooner when many
+    /// moves wait; it then answers from its last completed depth); `stop` ends the search
+    /// early (the game ended meanwhile: the answer is then no one's).
     pub async fn best_move(
         &self,
         game: &str,
@@ -252,22 +302,24 @@ impl Engines {
         limits: Limits,
         stop: Arc<AtomicBool>,
     ) -> Option<AnyMove> {
-        self.run(game, Priority::AiMove, move |engine| {
-            if stop.load(Relaxed) {
-                return None;
-            }
+        // The level's time is the same whatever the game's speed (only nodes scale).
+        let budget = level.restrict(&limits, 100).time.unwrap_or(UNTIMED_BUDGET);
+        let deadline = Instant::now() + budget;
+        let cut = stop.clone();
+        // A search stopped before it starts still answers (at once): the flag is the
+        // service's cut as well as the game's call-off, and a cut move must be played.
+        let (answer, _) = self.submit_move(game, deadline, Some(cut), move |engine| {
             engine.set_level(level);
             engine.set_lines(1);
             engine.search(&record, &limits, &stop, |_| {}).best
-        })
-        .await
-        .flatten()
+        })?;
+        answer.await.ok().flatten()
     }
 
     /// Jobs waiting at `priority`.
     pub fn queued(&self, priority: Priority) -> usize {
         let q = self.inner.queue.lock().unwrap_or_else(|e| e.into_inner());
-        q.levels[priority as usize].len()
+        q.waiting(priority as usize)
     }
 
     /// Stops the workers once the queue is empty; jobs queued later get `None`.
@@ -276,6 +328,55 @@ impl Engines {
         q.closed = true;
         drop(q);
         self.inner.ready.notify_all();
+        self.inner.referee.notify_all();
+    }
+}
+
+/// The time an AI move without a time limit is due in (the server always sets one).
+const UNTIMED_BUDGET: Duration = Duration::from_secs(60);
+
+/// `work` as a job, and the receiver of its result.
+fn job<T: Send + 'static>(
+    work: impl FnOnce(&mut Engine) -> T + Send + 'static,
+) -> (Job, oneshot::Receiver<T>) {
+    let (reply, answer) = oneshot::channel();
+    let job = Job {
+        work: Box::new(move |engine| {
+            let _ = reply.send(work(engine));
+        }),
+        queued: Instant::now(),
+    };
+    (job, answer)
+}
+
+/// The referee: stops each AI search at its end, sleeping until the next end.
+fn run_referee(inner: &Inner) {
+    let mut q = inner.queue.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        if q.closed && q.running.is_empty() && q.moves.len() == 0 {
+            return;
+        }
+        let now = Instant::now();
+        let mut next: Option<Instant> = None;
+        for r in &q.running {
+            let Some(cut) = &r.cut else { continue };
+            if cut.load(Relaxed) {
+                continue;
+            }
+            if r.end <= now {
+                cut.store(true, Relaxed);
+                inner.stats.cut.fetch_add(1, Relaxed);
+            } else {
+                next = Some(next.map_or(r.end, |n| n.min(r.end)));
+            }
+        }
+        q = match next {
+            Some(end) => {
+                let wait = end.saturating_duration_since(now);
+                inner.referee.wait_timeout(q, wait).unwrap_or_else(|e| e.into_inner()).0
+            }
+            None => inner.referee.wait(q).unwrap_or_else(|e| e.into_inner()),
+        };
     }
 }
 
@@ -291,13 +392,10 @@ fn worker(inner: &Inner) {
     let mut engine = service_engine();
     let mut last_game: Option<String> = None;
     loop {
-        let (game, job, priority) = {
+        let Taken { game, job, priority, search } = {
             let mut q = inner.queue.lock().unwrap_or_else(|e| e.into_inner());
             loop {
-                let found = (0..PRIORITIES).find_map(|p| {
-                    q.levels[p].pop(last_game.as_deref(), inner.threads).map(|(g, j)| (g, j, p))
-                });
-                if let Some(found) = found {
+                if let Some(found) = q.next(last_game.as_deref(), inner.threads) {
                     break found;
                 }
                 if q.closed {
@@ -306,6 +404,9 @@ fn worker(inner: &Inner) {
                 q = inner.ready.wait(q).unwrap_or_else(|e| e.into_inner());
             }
         };
+        if search.is_some() {
+            inner.referee.notify_one();
+        }
         let stats = &inner.stats;
         stats.queued[priority].fetch_sub(1, Relaxed);
         stats.wait_us[priority].fetch_add(job.queued.elapsed().as_micros() as u64, Relaxed);
@@ -318,6 +419,17 @@ fn worker(inner: &Inner) {
             tracing::error!(game = %game, "an engine search panicked; its engine is replaced");
             engine = service_engine();
         }
+        if let Some(id) = search {
+            let mut q = inner.queue.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(at) = q.running.iter().position(|r| r.id == id) {
+                let r = q.running.swap_remove(at);
+                if Instant::now() > r.deadline {
+                    stats.late.fetch_add(1, Relaxed);
+                }
+            }
+            drop(q);
+            inner.referee.notify_one();
+        }
         stats.running.fetch_sub(1, Relaxed);
         stats.done.fetch_add(1, Relaxed);
         last_game = Some(game);
@@ -327,50 +439,6 @@ fn worker(inner: &Inner) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn job() -> Job {
-        Job { work: Box::new(|_| {}), queued: Instant::now() }
-    }
-
-    #[test]
-    fn games_take_turns_within_a_priority() {
-        let mut level = Lane::default();
-        for _ in 0..3 {
-            level.push("a", job());
-        }
-        level.push("b", job());
-        level.push("c", job());
-        let order: Vec<String> =
-            std::iter::from_fn(|| level.pop(None, 1).map(|(g, _)| g)).collect();
-        assert_eq!(order, ["a", "b", "c", "a", "a"]);
-    }
-
-    /// Two engines serve the next two games of a round: the one that served `b` takes `b`'s
-    /// next job (its table holds `b`'s positions) though `a` is first in turn.
-    #[test]
-    fn an_engine_prefers_the_game_it_served_within_the_round() {
-        let mut level = Lane::default();
-        level.push("a", job());
-        level.push("b", job());
-        assert_eq!(level.pop(Some("b"), 2).map(|(g, _)| g).as_deref(), Some("b"));
-        assert_eq!(level.pop(Some("b"), 2).map(|(g, _)| g).as_deref(), Some("a"));
-        assert!(level.pop(Some("b"), 2).is_none());
-    }
-
-    /// A game that queues its next job as soon as its last one ends (an analysis, slice
-    /// after slice) does not keep its engine from the game whose turn it is.
-    #[test]
-    fn the_game_just_served_does_not_starve_the_others() {
-        let mut level = Lane::default();
-        level.push("new", job());
-        let mut order = Vec::new();
-        for _ in 0..3 {
-            // The analysis re-queued before the one engine looks again.
-            level.push("analysis", job());
-            order.push(level.pop(Some("analysis"), 1).map(|(g, _)| g).unwrap());
-        }
-        assert_eq!(order, ["new", "analysis", "analysis"]);
-    }
 
     #[tokio::test]
     async fn ai_moves_run_before_background_work() {
@@ -433,6 +501,124 @@ mod tests {
         assert_eq!(place("c", Priority::Analysis), 3);
         assert_eq!(place("a", Priority::Analysis), 4);
         hold.send(()).unwrap();
+        engines.close();
+    }
+
+    /// Holds the one engine of `engines` until the sender is dropped or sent to.
+    async fn hold(engines: &Engines) -> std::sync::mpsc::Sender<()> {
+        let (hold, release) = std::sync::mpsc::channel::<()>();
+        let _ = engines.submit("hold", Priority::Background, move |_| {
+            let _ = release.recv();
+        });
+        while engines.stats().running.load(Relaxed) == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        hold
+    }
+
+    /// A move whose work waits until its flag is set (by the service's cut, or 20 s),
+    /// recording its name; its answer says whether the flag was set, and the flag.
+    fn cut_move(
+        engines: &Engines,
+        name: &'static str,
+        deadline: Instant,
+        order: &Arc<Mutex<Vec<&'static str>>>,
+    ) -> (oneshot::Receiver<bool>, Arc<AtomicBool>) {
+        let cut = Arc::new(AtomicBool::new(false));
+        let (flag, order) = (cut.clone(), order.clone());
+        let (answer, _) = engines
+            .submit_move(name, deadline, Some(cut.clone()), move |_| {
+                order.lock().unwrap().push(name);
+                let give_up = Instant::now() + Duration::from_secs(20);
+                while !flag.load(Relaxed) && Instant::now() < give_up {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                flag.load(Relaxed)
+            })
+            .unwrap();
+        (answer, cut)
+    }
+
+    /// The start and end of the first AI search running, once one runs.
+    async fn first_running(engines: &Engines) -> (Instant, Instant) {
+        loop {
+            let first = {
+                let q = engines.inner.queue.lock().unwrap();
+                q.running.first().map(|r| (r.started, r.end))
+            };
+            if let Some(first) = first {
+                return first;
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+    }
+
+    #[tokio::test]
+    async fn ai_moves_are_searched_earliest_deadline_first() {
+        let engines = Engines::start(1);
+        let hold = hold(&engines).await;
+        let now = Instant::now();
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let ms = Duration::from_millis;
+        let answers = [
+            cut_move(&engines, "late", now + ms(300), &order),
+            cut_move(&engines, "soon", now + ms(100), &order),
+            cut_move(&engines, "middle", now + ms(200), &order),
+        ];
+        assert_eq!(engines.queued(Priority::AiMove), 3);
+        hold.send(()).unwrap();
+        for (a, _) in answers {
+            assert!(a.await.unwrap(), "every search ends by the referee's cut");
+        }
+        assert_eq!(*order.lock().unwrap(), ["soon", "middle", "late"]);
+        assert_eq!(engines.stats().cut.load(Relaxed), 3);
+        engines.close();
+    }
+
+    /// Four moves due together on one engine: the first taken may search a quarter of the
+    /// time left, and a search running alone is shortened when more moves arrive.
+    #[tokio::test]
+    async fn moves_waiting_share_the_time_before_their_deadlines() {
+        let engines = Engines::start(1);
+        let hold = hold(&engines).await;
+        let deadline = Instant::now() + Duration::from_millis(400);
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let answers: Vec<_> = ["a", "b", "c", "d"]
+            .into_iter()
+            .map(|name| cut_move(&engines, name, deadline, &order))
+            .collect();
+        hold.send(()).unwrap();
+        let (started, end) = first_running(&engines).await;
+        assert!(end <= started + (deadline - started) / 4 + Duration::from_millis(1));
+        for (a, _) in answers {
+            assert!(a.await.unwrap());
+        }
+        // Alone, a move may search to its deadline; a second move halves what is left.
+        let far = Instant::now() + Duration::from_secs(30);
+        let (alone, alone_flag) = cut_move(&engines, "alone", far, &order);
+        let (_, before) = first_running(&engines).await;
+        assert_eq!(before, far);
+        let (other, other_flag) = cut_move(&engines, "other", far, &order);
+        let after = engines.inner.queue.lock().unwrap().running[0].end;
+        assert!(after < far - Duration::from_secs(10), "the running search shares its time");
+        // Not waiting 15 s for the referee: the test stops both itself.
+        alone_flag.store(true, Relaxed);
+        other_flag.store(true, Relaxed);
+        assert!(alone.await.unwrap() && other.await.unwrap());
+        engines.close();
+    }
+
+    /// A move asked after its game was called off (the flag already set) still answers, at
+    /// once: the flag is also the service's cut, and a cut move must be played.
+    #[tokio::test]
+    async fn a_move_stopped_before_its_search_still_answers() {
+        use cannonade_games::{GameKind, GameSpec};
+        let engines = Engines::start(1);
+        let record = AnyRecord::from_spec(&GameSpec::standard(GameKind::Xiangqi));
+        let limits = Limits { time: Some(Duration::from_secs(30)), ..Limits::default() };
+        let stop = Arc::new(AtomicBool::new(true));
+        let mv = engines.best_move("g", Level::MAX, record.clone(), limits, stop).await;
+        assert!(mv.is_some_and(|m| record.position().legal_moves().contains(&m)));
         engines.close();
     }
 
