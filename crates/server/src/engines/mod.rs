@@ -364,8 +364,9 @@ fn run_referee(inner: &Inner) {
                 continue;
             }
             if r.end <= now {
-                cut.store(true, Relaxed);
+                // Counted first: whoever sees the search end sees it counted.
                 inner.stats.cut.fetch_add(1, Relaxed);
+                cut.store(true, Relaxed);
             } else {
                 next = Some(next.map_or(r.end, |n| n.min(r.end)));
             }
@@ -576,12 +577,14 @@ mod tests {
     }
 
     /// Four moves due together on one engine: the first taken may search a quarter of the
-    /// time left, and a search running alone is shortened when more moves arrive.
+    /// time left, and a search running alone is shortened when more moves arrive. (The
+    /// deadlines are far, so that a slow machine reads each search while it runs; the test
+    /// then stops the searches itself.)
     #[tokio::test]
     async fn moves_waiting_share_the_time_before_their_deadlines() {
         let engines = Engines::start(1);
         let hold = hold(&engines).await;
-        let deadline = Instant::now() + Duration::from_millis(400);
+        let deadline = Instant::now() + Duration::from_secs(40);
         let order = Arc::new(Mutex::new(Vec::new()));
         let answers: Vec<_> = ["a", "b", "c", "d"]
             .into_iter()
@@ -590,8 +593,16 @@ mod tests {
         hold.send(()).unwrap();
         let (started, end) = first_running(&engines).await;
         assert!(end <= started + (deadline - started) / 4 + Duration::from_millis(1));
+        assert!(end > started + Duration::from_secs(5), "a quarter, not less");
+        for (_, flag) in &answers {
+            flag.store(true, Relaxed);
+        }
         for (a, _) in answers {
             assert!(a.await.unwrap());
+        }
+        // The last search answered before its engine let go of it.
+        while !engines.inner.queue.lock().unwrap().running.is_empty() {
+            tokio::time::sleep(Duration::from_millis(1)).await;
         }
         // Alone, a move may search to its deadline; a second move halves what is left.
         let far = Instant::now() + Duration::from_secs(30);
