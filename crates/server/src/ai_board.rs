@@ -17,8 +17,8 @@
 //! - `NS:ai:claim:JOB`: present while the job may still be taken;
 //! - `NS:ai:answers:ASKER`: the channel a node hears its answers on (one per node process).
 
-use crate::engines::Engines;
 use crate::engines::Priority;
+use crate::engines::{AiMoveAsk, Engines};
 use crate::job_redis::{BoardError, JobRedis};
 use crate::lock::lock;
 use crate::slice::{self, DepthLines, SliceEnd};
@@ -424,33 +424,25 @@ impl AiAsker {
         &self.stats
     }
 
-    /// The engine's move at `level` in `record`'s position within `limits`, searched by a
-    /// worker, or on `engines` with the time left when no worker answers (see the module's
-    /// docs); `None` when the engine finds no move, or when `stop` was set before this node
-    /// would search it itself (a search stopped later answers from what it searched).
-    pub async fn best_move(
-        &self,
-        engines: &Engines,
-        game: &str,
-        level: Level,
-        record: AnyRecord,
-        limits: Limits,
-        stop: Arc<AtomicBool>,
-    ) -> Option<AnyMove> {
+    /// The engine's move for `ask`, searched by a worker, or on `engines` with the time left
+    /// when no worker answers (see the module's docs); `None` when the engine finds no move,
+    /// or when `ask.stop` was set before this node would search it itself (a search stopped
+    /// later answers from what it searched).
+    pub async fn best_move(&self, engines: &Engines, ask: AiMoveAsk) -> Option<AnyMove> {
         let started = Instant::now();
-        match self.ask(game, level, &record, &limits).await {
+        match self.ask(&ask.game, ask.level, &ask.record, &ask.limits).await {
             Ok(mv) => {
                 self.stats.answered.fetch_add(1, Relaxed);
                 return mv;
             }
-            Err(why) => tracing::warn!(game, "the AI move is searched here: {why}"),
+            Err(why) => tracing::warn!(game = ask.game, "the AI move is searched here: {why}"),
         }
-        if stop.load(Relaxed) {
+        if ask.stop.load(Relaxed) {
             return None;
         }
         self.stats.searched_here.fetch_add(1, Relaxed);
-        let limits = time_left(limits, started.elapsed());
-        engines.best_move(game, level, record, limits, stop).await
+        let limits = time_left(ask.limits, started.elapsed());
+        engines.best_move(AiMoveAsk { limits, ..ask }).await
     }
 
     async fn ask(
@@ -592,7 +584,14 @@ pub async fn search(engines: &Engines, job: &AiJob) -> AiAnswer {
     };
     let position = input.record.position();
     let stop = Arc::new(AtomicBool::new(false));
-    let best = engines.best_move(&job.game, input.level, input.record, input.limits, stop).await;
+    let ask = AiMoveAsk {
+        game: job.game.clone(),
+        level: input.level,
+        record: input.record,
+        limits: input.limits,
+        stop,
+    };
+    let best = engines.best_move(ask).await;
     answer(best.map(|mv| position.move_text(mv)), None)
 }
 

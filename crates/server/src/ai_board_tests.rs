@@ -84,6 +84,18 @@ async fn done(engines: &Engines, n: u64) -> u64 {
     engines.stats().done.load(Relaxed)
 }
 
+/// A full-strength move of `game` in `record`'s position within `ms`, never called off.
+fn ask(game: &str, record: &AnyRecord, ms: u64) -> AiMoveAsk {
+    let stop = Arc::new(AtomicBool::new(false));
+    AiMoveAsk {
+        game: game.into(),
+        level: Level::MAX,
+        record: record.clone(),
+        limits: limits(ms),
+        stop,
+    }
+}
+
 fn legal(record: &AnyRecord, mv: Option<AnyMove>) -> bool {
     mv.is_some_and(|m| record.position().legal_moves().contains(&m))
 }
@@ -114,8 +126,7 @@ async fn a_worker_searches_the_move_and_the_node_plays_its_answer() {
     let serving = serve(&b, &worker, 2).await;
     for kind in [GameKind::Xiangqi, GameKind::Banqi] {
         let record = record_of(kind, 5);
-        let stop = Arc::new(AtomicBool::new(false));
-        let mv = asker.best_move(&node, "g1", Level::MAX, record.clone(), limits(200), stop).await;
+        let mv = asker.best_move(&node, ask("g1", &record, 200)).await;
         assert!(legal(&record, mv), "{kind:?}: {mv:?}");
     }
     let games: Vec<_> = serving.await.unwrap().into_iter().map(|j| j.map(|j| j.game)).collect();
@@ -135,9 +146,8 @@ async fn with_no_worker_the_node_searches_the_move_itself_once() {
     let asker = b.clone().asker().await.unwrap();
     let node = Engines::start(1);
     let record = record_of(GameKind::ChessBattle, 3);
-    let stop = Arc::new(AtomicBool::new(false));
     let started = Instant::now();
-    let mv = asker.best_move(&node, "g", Level::MAX, record.clone(), limits(300), stop).await;
+    let mv = asker.best_move(&node, ask("g", &record, 300)).await;
     assert!(legal(&record, mv));
     assert!(started.elapsed() >= PICKUP);
     assert_eq!(asker.stats().searched_here.load(Relaxed), 1);
@@ -171,9 +181,8 @@ async fn a_silent_or_garbled_worker_costs_the_node_its_wait_not_the_move() {
                 }
             })
         };
-        let stop = Arc::new(AtomicBool::new(false));
         let started = Instant::now();
-        let mv = asker.best_move(&node, "g", Level::MAX, record.clone(), limits(100), stop).await;
+        let mv = asker.best_move(&node, ask("g", &record, 100)).await;
         assert!(legal(&record, mv), "{garbled:?}: {mv:?}");
         if garbled.is_none() {
             assert!(started.elapsed() >= Duration::from_millis(100) + GRACE);

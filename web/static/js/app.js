@@ -181,11 +181,6 @@ function home() {
   const rated = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox', id: 'rated' }));
   const level = /** @type {HTMLSelectElement} */ (h('select', { id: 'level', 'aria-label': t('home.level') }, ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((l) => h('option', { value: String(l) }, t('home.level_n', { n: l })))));
   const seat = /** @type {HTMLSelectElement} */ (h('select', { id: 'seat', 'aria-label': t('home.seat') }, h('option', { value: 'first' }, t('home.seat_first')), h('option', { value: 'second' }, t('home.seat_second')), h('option', { value: '' }, t('home.seat_random'))));
-  const act = (/** @type {string} */ name, /** @type {string} */ label, /** @type {() => void} */ f) => {
-    const b = h('button', { type: 'button', 'data-mode': name }, label);
-    b.addEventListener('click', () => net.whenOpen(f, () => toast(t('home.not_connected'))));
-    return b;
-  };
   main.replaceChildren(
     h('section', { class: 'home' },
       h('h2', {}, t('home.choose_game')), pick,
@@ -193,16 +188,16 @@ function home() {
       h('h2', {}, t('home.choose_mode')),
       h('div', { class: 'modes' },
         h('div', { class: 'mode' }, h('h3', {}, t('home.ai')), level, seat,
-          act('ai', t('home.play_ai'), () => net.send({ t: 'play_ai', game, options: '', clock: tc(), level: Number(level.value), seat: seat.value || null }))),
+          actButton('ai', t('home.play_ai'), () => net.send({ t: 'play_ai', game, options: '', clock: tc(), level: Number(level.value), seat: seat.value || null }))),
         h('div', { class: 'mode' }, h('h3', {}, t('home.hotseat')),
-          act('hotseat', t('home.start_hotseat'), () => net.send({ t: 'hotseat', game, options: '', clock: tc() }))),
+          actButton('hotseat', t('home.start_hotseat'), () => net.send({ t: 'hotseat', game, options: '', clock: tc() }))),
         h('div', { class: 'mode' }, h('h3', {}, t('home.online')),
           h('label', { class: 'rated', title: t('home.rated_note') }, rated, ' ' + t('home.rated')),
-          act('seek', t('home.seek'), () => {
+          actButton('seek', t('home.seek'), () => {
             net.send({ t: 'seek', game, options: '', clock: tc(), rated: rated.checked });
             location.hash = '#/lobby';
           }),
-          act('invite', t('home.invite'), () => {
+          actButton('invite', t('home.invite'), () => {
             inviteLink = null;
             net.send({ t: 'invite', game, options: '', clock: tc(), rated: rated.checked });
             location.hash = '#/lobby';
@@ -310,11 +305,22 @@ function pastResult(g) {
   return t(r.winner === g.you ? 'past.won' : 'past.lost', { why });
 }
 
+/**
+ * A button that sends to the server: a click while the page is still connecting (a link
+ * just opened) waits for the socket, and says so when it does not open.
+ * @param {string} name its `data-mode`
+ * @param {string} label
+ * @param {() => void} f
+ */
+function actButton(name, label, f) {
+  const b = h('button', { type: 'button', 'data-mode': name }, label);
+  b.addEventListener('click', () => net.whenOpen(f, () => toast(t('home.not_connected'))));
+  return b;
+}
+
 /** @param {string} code */
 function inviteScreen(code) {
-  const b = h('button', { type: 'button', 'data-mode': 'accept-invite' }, t('invite.join'));
-  // A click while the page is still connecting (a link just opened) waits for the socket.
-  b.addEventListener('click', () => net.whenOpen(() => net.send({ t: 'accept_seek', id: code }), () => toast(t('home.not_connected'))));
+  const b = actButton('accept-invite', t('invite.join'), () => net.send({ t: 'accept_seek', id: code }));
   const what = h('p', { class: 'invite-what' }, t('invite.looking'));
   const details = h('dl', { class: 'invite-details' });
   main.replaceChildren(h('section', { class: 'invite' }, h('h2', {}, t('invite.title')), what, details, b));

@@ -69,15 +69,16 @@ fn cell_at(pos: &Position, file: i32, rank: i32) -> Option<Cell> {
 const STEPS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 
 /// How soon the enemy can take the face-up general on `at`, in 64ths; `enemy_cannons` are
-/// the enemy's face-up cannons (the caller found both while scanning the board once). Its soldiers and its
-/// general take by a step: one next to it counts 64, one that reaches a point next to it in
-/// `n` steps over empty points 64 / 2^n (up to 4 steps). A cannon (under the jumping rule)
-/// that has it in its sights counts 64, one a step away from that 32. The sum is divided by
-/// one plus the general's ways out (empty neighbours no enemy stepper touches). An attacker
-/// walking up to a general is a quiet move, which a shallow search does not follow until the
-/// general is cornered; the records showed most lost games lost their general so (to
-/// soldiers half the time, to cannons and to the other general a quarter each). Face-down
-/// neighbours count as nothing: guessing at them walks the general into corners.
+/// the enemy's face-up cannons (the caller found both while scanning the board once). Its
+/// soldiers and its general take by a step: one next to it counts 64, one that reaches a
+/// point next to it in `n` steps over empty points 64 / 2^n (up to 4 steps). A cannon (under
+/// the jumping rule) that has it in its sights counts 64, one a step away from that 32. The
+/// sum is divided by one plus the general's ways out (empty neighbours no enemy stepper
+/// touches). An attacker walking up to a general is a quiet move, which a shallow search does
+/// not follow until the general is cornered; the records showed most lost games lost their
+/// general so (to soldiers half the time, to cannons and to the other general a quarter
+/// each). Face-down neighbours count as nothing: guessing at them walks the general into
+/// corners.
 pub(crate) fn general_danger(pos: &Position, at: Square, enemy_cannons: &[Square]) -> i32 {
     let Cell::FaceUp(general) = pos.cell(at) else { return 0 };
     let enemy = general.colour().other();

@@ -17,6 +17,7 @@
 mod deadlines;
 mod lane;
 
+use cannonade_engine::params::XIANGQI_NODE_RATE;
 use cannonade_engine::{Engine, Level, Limits};
 use cannonade_games::{AnyMove, AnyRecord};
 use deadlines::{Deadlines, Running, share_end};
@@ -38,6 +39,8 @@ pub enum Priority {
 }
 
 const PRIORITIES: usize = 3;
+/// The lanes of the priorities after [`Priority::AiMove`] (whose moves wait by deadline).
+const LANES: usize = PRIORITIES - 1;
 
 impl Priority {
     /// Every priority, most urgent first.
@@ -52,6 +55,21 @@ impl Priority {
             Priority::Background => "background",
         }
     }
+}
+
+/// An AI move to search: the engine's move at `level` in `record`'s position within
+/// `limits`, for `game`; `stop` calls the search off (the game ended meanwhile).
+pub struct AiMoveAsk {
+    /// The game's id (the service is fair across games).
+    pub game: String,
+    /// The AI's level.
+    pub level: Level,
+    /// The game so far.
+    pub record: AnyRecord,
+    /// The search's limits, before the level restricts them.
+    pub limits: Limits,
+    /// Set to stop the search; it then answers from its last completed depth.
+    pub stop: Arc<AtomicBool>,
 }
 
 /// Work for an engine.
@@ -73,9 +91,9 @@ struct MoveJob {
 struct Queue {
     /// AI moves waiting.
     moves: Deadlines<MoveJob>,
-    /// Analysis slices and background work waiting (indexed by priority; the AI moves'
-    /// lane stays empty).
-    levels: [Lane; PRIORITIES],
+    /// Analysis slices and background work waiting, in priority order (AI moves wait in
+    /// `moves`).
+    lanes: [Lane; LANES],
     /// AI moves being searched.
     running: Vec<Running>,
     /// The number the next AI search gets.
@@ -86,10 +104,9 @@ struct Queue {
 impl Queue {
     /// Jobs waiting at `priority`.
     fn waiting(&self, priority: usize) -> usize {
-        if priority == Priority::AiMove as usize {
-            self.moves.len()
-        } else {
-            self.levels[priority].len()
+        match priority.checked_sub(1) {
+            None => self.moves.len(),
+            Some(lane) => self.lanes[lane].len(),
         }
     }
 
@@ -105,9 +122,9 @@ impl Queue {
             self.running.push(Running { id, started: now, deadline, end, cut: m.cut });
             return Some(Taken { game: m.game, job: m.job, priority: 0, search: Some(id) });
         }
-        (1..PRIORITIES).find_map(|p| {
-            let (game, job) = self.levels[p].pop(last_game, threads)?;
-            Some(Taken { game, job, priority: p, search: None })
+        self.lanes.iter_mut().enumerate().find_map(|(lane, jobs)| {
+            let (game, job) = jobs.pop(last_game, threads)?;
+            Some(Taken { game, job, priority: lane + 1, search: None })
         })
     }
 
@@ -253,7 +270,7 @@ impl Engines {
             if q.closed {
                 return None;
             }
-            let lane = &mut q.levels[priority as usize];
+            let lane = &mut q.lanes[priority as usize - 1];
             let before = lane.ahead_of(game);
             lane.push(game, job);
             self.inner.stats.queued[priority as usize].fetch_add(1, Relaxed);
@@ -290,25 +307,20 @@ impl Engines {
         Some((answer, ahead))
     }
 
-    /// The engine's move at `level` in `record`'s position, within `limits`, due its level's
-    /// share of `limits.time` from now (the service may stop the search sooner when many
-    /// moves wait; it then answers from its last completed depth); `stop` ends the search
-    /// early (the game ended meanwhile: the answer is then no one's).
-    pub async fn best_move(
-        &self,
-        game: &str,
-        level: Level,
-        record: AnyRecord,
-        limits: Limits,
-        stop: Arc<AtomicBool>,
-    ) -> Option<AnyMove> {
-        // The level's time is the same whatever the game's speed (only nodes scale).
-        let budget = level.restrict(&limits, 100).time.unwrap_or(UNTIMED_BUDGET);
+    /// The engine's move for `ask`, due its level's share of `limits.time` from now (the
+    /// service may stop the search sooner when many moves wait; it then answers from its last
+    /// completed depth); `ask.stop` ends the search early (the game ended meanwhile: the
+    /// answer is then no one's).
+    pub async fn best_move(&self, ask: AiMoveAsk) -> Option<AnyMove> {
+        let AiMoveAsk { game, level, record, limits, stop } = ask;
+        // The level's time is the same whatever the game's speed (only nodes scale, and
+        // only the time is read here).
+        let budget = level.restrict(&limits, XIANGQI_NODE_RATE).time.unwrap_or(UNTIMED_BUDGET);
         let deadline = Instant::now() + budget;
         let cut = stop.clone();
         // A search stopped before it starts still answers (at once): the flag is the
         // service's cut as well as the game's call-off, and a cut move must be played.
-        let (answer, _) = self.submit_move(game, deadline, Some(cut), move |engine| {
+        let (answer, _) = self.submit_move(&game, deadline, Some(cut), move |engine| {
             engine.set_level(level);
             engine.set_lines(1);
             engine.search(&record, &limits, &stop, |_| {}).best
@@ -628,7 +640,9 @@ mod tests {
         let record = AnyRecord::from_spec(&GameSpec::standard(GameKind::Xiangqi));
         let limits = Limits { time: Some(Duration::from_secs(30)), ..Limits::default() };
         let stop = Arc::new(AtomicBool::new(true));
-        let mv = engines.best_move("g", Level::MAX, record.clone(), limits, stop).await;
+        let ask =
+            AiMoveAsk { game: "g".into(), level: Level::MAX, record: record.clone(), limits, stop };
+        let mv = engines.best_move(ask).await;
         assert!(mv.is_some_and(|m| record.position().legal_moves().contains(&m)));
         engines.close();
     }
@@ -639,9 +653,10 @@ mod tests {
         let engines = Engines::start(1);
         let record = AnyRecord::from_spec(&GameSpec::standard(GameKind::Xiangqi));
         let limits = Limits { depth: Some(2), ..Limits::default() };
-        let mv = engines
-            .best_move("g", Level::MAX, record.clone(), limits, Arc::new(AtomicBool::new(false)))
-            .await;
+        let stop = Arc::new(AtomicBool::new(false));
+        let ask =
+            AiMoveAsk { game: "g".into(), level: Level::MAX, record: record.clone(), limits, stop };
+        let mv = engines.best_move(ask).await;
         assert!(mv.is_some_and(|m| record.position().legal_moves().contains(&m)));
         engines.close();
     }

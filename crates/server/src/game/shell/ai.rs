@@ -3,6 +3,7 @@
 
 use super::Shell;
 use crate::conn::Frame;
+use crate::engines::AiMoveAsk;
 use crate::game::Cmd;
 use crate::game::ai_pace::PaceInputs;
 use crate::game::ai_reply::Answer;
@@ -109,9 +110,10 @@ impl Shell {
         let game = self.room.id().to_string();
         let started = Instant::now();
         tokio::spawn(async move {
+            let ask = AiMoveAsk { game, level, record, limits, stop };
             let best = match workers {
-                Some(w) => w.best_move(&engines, &game, level, record, limits, stop).await,
-                None => engines.best_move(&game, level, record, limits, stop).await,
+                Some(w) => w.best_move(&engines, ask).await,
+                None => engines.best_move(ask).await,
             };
             // A person's pause counts from the engine's turn and includes the search (and
             // its wait in the engine service's queue); the shell holds the move until then.
