@@ -23,6 +23,10 @@ pub(crate) static PROFILES: [[Profile; 2]; 11] = {
 /// The longest capture of any piece (heroic Air Force and Navy).
 const MAX_REACH: usize = 5;
 
+/// The most points [`attackers`] can name for one target: it looks `MAX_REACH` points along
+/// each of 8 lines, and a point lies on one line from the target.
+pub(crate) const ATTACKER_POINTS: usize = 8 * MAX_REACH;
+
 /// Whether a piece of kind `kind` standing `k` points away along a line (diagonal or not)
 /// with `blockers` units in between can capture a unit whose carrier is (`navy`) or is not a
 /// Navy — ignoring air defense (section 6.2, step 7a with the ranges of section 3).
@@ -47,19 +51,22 @@ pub(crate) fn reaches(
 }
 
 /// The air-defense providers of one side: point and radius.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Providers {
-    list: [(u8, u8); 8],
+    /// Room for a provider on every point: a set has six, but the FEN reader accepts any
+    /// number of pieces (rules 14.1), and a shorter list once dropped the ninth provider,
+    /// letting a plane dive through its zone.
+    list: [(u8, u8); NPOINTS],
     n: usize,
 }
 
 impl Providers {
     /// The providers among the units of side `side`.
     pub(crate) fn of(b: &Board, side: usize) -> Providers {
-        let mut pv = Providers::default();
+        let mut pv = Providers { list: [(0, 0); NPOINTS], n: 0 };
         for p in b.occ[side].iter() {
             let r = air_radius(b.units[p as usize]);
-            if r > 0 && pv.n < pv.list.len() {
+            if r > 0 {
                 pv.list[pv.n] = (p, r);
                 pv.n += 1;
             }

@@ -2,7 +2,7 @@
 //! incremental Zobrist hash; playing steps; hero promotions (section 10); turn legality
 //! (section 11.3).
 
-use crate::attacks::{Providers, attacked, attackers, facing};
+use crate::attacks::{ATTACKER_POINTS, Providers, attacked, attackers, facing};
 use crate::board::{NPOINTS, Points, can_stand};
 use crate::moves::{Move, Op};
 use crate::piece::{
@@ -118,18 +118,27 @@ impl Board {
     pub(crate) fn promote(&mut self, mover: usize) {
         let c = self.cmd[1 - mover];
         if c != NONE {
-            let mut found = [(0u8, Kind::Commander); 19];
+            // The kinds to promote on each attacking point. `attackers` names the kinds of
+            // one point one after another, and at most ATTACKER_POINTS points; a list sized
+            // by piece counts once dropped attackers of a crowded Commander.
+            let mut found = [(0u8, 0u16); ATTACKER_POINTS];
             let mut n = 0;
             let units = &self.units;
             attackers(self, c, mover, |q, k| {
-                if heroes(units[q as usize]) & k.bit() == 0 && n < found.len() {
-                    found[n] = (q, k);
-                    n += 1;
+                if heroes(units[q as usize]) & k.bit() == 0 {
+                    if n > 0 && found[n - 1].0 == q {
+                        found[n - 1].1 |= k.bit();
+                    } else {
+                        found[n] = (q, k.bit());
+                        n += 1;
+                    }
                 }
                 false
             });
-            for &(q, k) in &found[..n] {
-                self.make_hero(q, k);
+            for &(q, ks) in &found[..n] {
+                for kb in Bits64(ks as u64) {
+                    self.make_hero(q, Kind::from_index(kb as u32));
+                }
             }
         }
         for side in 0..2 {

@@ -53,6 +53,40 @@ fn heroic_commander_attacks_only_adjacent_points() {
     assert!(!t.contains(&"Cf5e5".to_string()) && t.contains(&"Cf5f6".to_string()), "{t:?}");
 }
 
+/// The fuzzer (`fuzz/regressions/commander_legal/ninth-air-defense-provider`) found Blue's
+/// Air Force diving through Red's zones: Red has nine providers (a FEN may hold any number of
+/// pieces, rules 14.1), and the move generator kept only eight, so the Anti-Air on i7 (the
+/// ninth) was not there for the flight check of section 8.3.
+#[test]
+fn air_defense_counts_every_provider_past_eight() {
+    let p = pos(
+        "11/4fhch3/n6f3/11/2E2MI2EI/2N1GT1TG2/3A3S1A1/2IE2M2EI/N3GT1TG2/6S2A1/4FH1HF2/2NA2C4 b",
+    );
+    let t = turns(&p);
+    // h8 is in the Missile h6's zone, h7 and i7 in the Missile's and the Anti-Air i7's: the
+    // plane is shot down before it can dive.
+    for shot_down in ["Fe11@i7", "Fh10@h7", "Fh10@h6"] {
+        assert!(!t.contains(&shot_down.to_string()), "{shot_down} in {t:?}");
+    }
+    // e7's Anti-Air stands in one zone only, so the dive on it stays.
+    assert!(t.contains(&"Fe11@e7".to_string()), "{t:?}");
+}
+
+/// Hero promotion (10.1) reaches every attacker of the Commander, however many: the list of
+/// attackers once held 19. Red's Commander f7 sits where the zones of its two Anti-Airs
+/// overlap, so none of Blue's 26 Air Forces can reach it; taking the Anti-Air g7 leaves one
+/// zone, and all of them (and the Artillery) attack at once.
+#[test]
+fn every_attacker_of_the_commander_becomes_heroic() {
+    let mut p =
+        pos("10c/5f3f1/2f2f2f2/3f1f1f3/4fff4/2ffGCGffa1/4fff4/3f1f1f3/2f2f2f2/5f3f1/11/9IM b");
+    assert!(!p.fen().contains('+'));
+    let mv = p.parse_move("Aj7xg7").expect("legal");
+    p.play(mv);
+    assert_eq!(p.fen().matches("+f").count(), 26, "{}", p.fen());
+    assert!(p.fen().contains("+a"), "{}", p.fen());
+}
+
 #[test]
 fn last_guard_counts_stacked_pieces_d16() {
     let mut p = pos("5(hc)5/11/11/11/11/11/11/11/11/9IM/11/10C r - - 0 1");
