@@ -13,6 +13,11 @@
 # No sanitizer (`-s none`): the crates are safe Rust (`forbid(unsafe_code)`), so what a
 # fuzzer can find is a panic (overflow checks and debug assertions are on) or a broken
 # invariant; AddressSanitizer would only slow that down, and it needs a nightly compiler.
+#
+# FUZZ_FLAGS adds cargo-fuzz build flags to the build and the runs, e.g.
+# FUZZ_FLAGS=--no-trace-compares for a long run of a slow target: comparison tracing takes
+# about half of commander_legal's time, and a corpus grown with it keeps its finds
+# (docs/fuzzing.md).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -29,7 +34,8 @@ if [ ${#targets[@]} -eq 0 ]; then
   mapfile -t targets < <(cargo fuzz list)
 fi
 
-cargo fuzz build -s none
+read -ra flags <<< "${FUZZ_FLAGS:-}"
+cargo fuzz build -s none "${flags[@]}"
 mkdir -p logs
 failed=0
 for t in "${targets[@]}"; do
@@ -38,7 +44,7 @@ for t in "${targets[@]}"; do
   if [ -d "regressions/$t" ]; then dirs+=("regressions/$t"); fi
   start=$SECONDS
   # -timeout: an input running 30 s is a hang, reported as a crash.
-  if cargo fuzz run -s none "$t" "${dirs[@]}" -- "${limit[@]}" -timeout=30 \
+  if cargo fuzz run -s none "${flags[@]}" "$t" "${dirs[@]}" -- "${limit[@]}" -timeout=30 \
       -print_final_stats=1 -artifact_prefix="artifacts/$t/" >"logs/$t.log" 2>&1; then
     crashes=0
   else
