@@ -11,10 +11,21 @@ counted. Prints one line per (result, termination, ahead/level/behind) with its 
 and last board.
 """
 import collections
+import os
 import re
 import sys
 
-VALUES = dict(zip("KABRNCP", [500, 250, 130, 80, 60, 200, 60]))
+
+def engine_values():
+    """BANQI_VALUES read from the engine's parameters, so the script follows the engine."""
+    params = os.path.join(os.path.dirname(__file__), "..", "crates", "engine", "src", "params.rs")
+    m = re.search(r"BANQI_VALUES: \[i32; 7\] = \[([^\]]*)\]", open(params, encoding="utf-8").read())
+    if not m:
+        sys.exit("banqi-endings: BANQI_VALUES not found in " + params)
+    return dict(zip("KABRNCP", (int(v) for v in m.group(1).split(","))))
+
+
+VALUES = engine_values()
 
 
 def read_tags(path):

@@ -430,7 +430,7 @@ impl AiAsker {
     /// later answers from what it searched).
     pub async fn best_move(&self, engines: &Engines, ask: AiMoveAsk) -> Option<AnyMove> {
         let started = Instant::now();
-        match self.ask(&ask.game, ask.level, &ask.record, &ask.limits).await {
+        match self.ask(&ask).await {
             Ok(mv) => {
                 self.stats.answered.fetch_add(1, Relaxed);
                 return mv;
@@ -445,19 +445,14 @@ impl AiAsker {
         engines.best_move(AiMoveAsk { limits, ..ask }).await
     }
 
-    async fn ask(
-        &self,
-        game: &str,
-        level: Level,
-        record: &AnyRecord,
-        limits: &Limits,
-    ) -> Result<Option<AnyMove>, Unanswered> {
+    /// `ask` offered to the workers: the move one of them answers.
+    async fn ask(&self, ask: &AiMoveAsk) -> Result<Option<AnyMove>, Unanswered> {
         let id = crate::ids::short_id().map_err(|e| BoardError(e.to_string()))?;
-        let job = AiJob::new(&id, game, level, record, limits, &self.channel);
+        let job = AiJob::new(&id, &ask.game, ask.level, &ask.record, &ask.limits, &self.channel);
         let mut answers = self.offer(&job).await?;
-        let wait = limits.time.unwrap_or(Duration::from_secs(60)) + GRACE;
+        let wait = ask.limits.time.unwrap_or(Duration::from_secs(60)) + GRACE;
         let answer = answers.next(wait).await?;
-        let position = record.position();
+        let position = ask.record.position();
         match answer.mv {
             // "No move" only where there is none.
             None if position.legal_moves().is_empty() => Ok(None),

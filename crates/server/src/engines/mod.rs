@@ -42,6 +42,18 @@ const PRIORITIES: usize = 3;
 /// The lanes of the priorities after [`Priority::AiMove`] (whose moves wait by deadline).
 const LANES: usize = PRIORITIES - 1;
 
+/// The lane of the jobs at `priority` (an index into [`Priority::ALL`]); `None` for AI
+/// moves, which wait by deadline instead.
+fn lane_of(priority: usize) -> Option<usize> {
+    priority.checked_sub(1)
+}
+
+/// The priority (an index into [`Priority::ALL`]) whose jobs wait in `lane`: the inverse of
+/// [`lane_of`].
+fn priority_of(lane: usize) -> usize {
+    lane + 1
+}
+
 impl Priority {
     /// Every priority, most urgent first.
     pub const ALL: [Priority; PRIORITIES] =
@@ -104,7 +116,7 @@ struct Queue {
 impl Queue {
     /// Jobs waiting at `priority`.
     fn waiting(&self, priority: usize) -> usize {
-        match priority.checked_sub(1) {
+        match lane_of(priority) {
             None => self.moves.len(),
             Some(lane) => self.lanes[lane].len(),
         }
@@ -124,7 +136,7 @@ impl Queue {
         }
         self.lanes.iter_mut().enumerate().find_map(|(lane, jobs)| {
             let (game, job) = jobs.pop(last_game, threads)?;
-            Some(Taken { game, job, priority: lane + 1, search: None })
+            Some(Taken { game, job, priority: priority_of(lane), search: None })
         })
     }
 
@@ -261,16 +273,16 @@ impl Engines {
         priority: Priority,
         work: impl FnOnce(&mut Engine) -> T + Send + 'static,
     ) -> Option<(oneshot::Receiver<T>, usize)> {
-        if priority == Priority::AiMove {
+        let Some(lane) = lane_of(priority as usize) else {
             return self.submit_move(game, Instant::now(), None, work);
-        }
+        };
         let (job, answer) = job(work);
         let ahead = {
             let mut q = self.inner.queue.lock().unwrap_or_else(|e| e.into_inner());
             if q.closed {
                 return None;
             }
-            let lane = &mut q.lanes[priority as usize - 1];
+            let lane = &mut q.lanes[lane];
             let before = lane.ahead_of(game);
             lane.push(game, job);
             self.inner.stats.queued[priority as usize].fetch_add(1, Relaxed);
