@@ -145,6 +145,10 @@ pub const BANQI_HANGING_PERCENT: i32 = 10;
 /// Banqi: centipawns a general loses per unit of danger (an enemy soldier next to it with
 /// no way out is one unit; see `eval::banqi::general_danger`).
 pub const BANQI_GENERAL_DANGER: i32 = 300;
+/// Banqi: centipawns per step a face-up piece can make onto an empty point, the side to
+/// move's count less the other's: a piece walled in by its own or by face-down pieces can
+/// neither chase nor run (docs/engine.md has the measurement).
+pub const BANQI_MOBILITY: i32 = 5;
 
 /// Chess-Battle piece values by `Kind` index (headquarter, bomber, tank, gun, machine gun,
 /// cavalry, soldier).

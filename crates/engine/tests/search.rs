@@ -126,27 +126,29 @@ fn banqi_first_flip_is_a_chance_node() {
 
 /// Flip: a flip too shallow to be searched outcome by outcome is still valued after the
 /// capture it allows. Every face-down square touches Black's general and every piece in the
-/// pool is a red piece it takes, so each outcome is worth what is left once it is taken.
+/// pool is a red piece it takes, so each outcome is worth what is left once it is taken, and
+/// the root is worth the best of the three flips (they differ in where the general ends up).
 #[test]
 fn banqi_flip_beside_an_enemy_is_valued_after_its_capture() {
     use cannonade_banqi::Position as Banqi;
     let pos = Banqi::from_fen("8/XkX5/1X6/8 r A2R1 0 20").unwrap();
-    let mut expected = 0i64;
-    let mut weights = 0i64;
-    let flip = pos.parse_move("b2?").unwrap();
-    let mut flipped = pos.clone();
-    flipped.play(flip);
-    let mut outcomes = Vec::new();
-    flipped.chance_outcomes(&mut outcomes);
-    for w in &outcomes {
-        let mut after = flipped.clone();
-        after.resolve(w.outcome);
-        let take = after.parse_move("b3xb2").unwrap();
-        after.play(take);
-        expected += w.weight as i64 * after.evaluate() as i64;
-        weights += w.weight as i64;
-    }
-    let expected = (expected / weights) as i32;
+    let flip_value = |square: &str| {
+        let mut expected = 0i64;
+        let mut weights = 0i64;
+        let mut flipped = pos.clone();
+        flipped.play(pos.parse_move(&format!("{square}?")).unwrap());
+        let mut outcomes = Vec::new();
+        flipped.chance_outcomes(&mut outcomes);
+        for w in &outcomes {
+            let mut after = flipped.clone();
+            after.resolve(w.outcome);
+            after.play(after.parse_move(&format!("b3x{square}")).unwrap());
+            expected += w.weight as i64 * after.evaluate() as i64;
+            weights += w.weight as i64;
+        }
+        (expected / weights) as i32
+    };
+    let expected = ["a3", "c3", "b2"].map(flip_value).into_iter().max().unwrap();
     let r = search(&pos, &[], &depth(1), &AtomicBool::new(false), |_| {});
     assert!((r.score - expected).abs() <= 2, "score {} expected {expected}", r.score);
 }

@@ -1,12 +1,13 @@
 //! Banqi from the public state: material of face-up pieces and of the face-down pool, each
 //! piece valued by the enemy pieces it can take and that can take it, the captures that
-//! the side to move threatens or suffers, and how close the pieces that can take a general
-//! (soldiers, the other general, cannons) are to one with nowhere to go.
+//! the side to move threatens or suffers, how close the pieces that can take a general
+//! (soldiers, the other general, cannons) are to one with nowhere to go, and how many steps
+//! the face-up pieces can make.
 
 use crate::Evaluate;
 use crate::params::{
     BANQI_CONTEMPT, BANQI_DOWN_PERCENT, BANQI_GENERAL_DANGER, BANQI_HANGING_PERCENT,
-    BANQI_PREDATOR, BANQI_PREY, BANQI_THREAT_PERCENT, BANQI_VALUES,
+    BANQI_MOBILITY, BANQI_PREDATOR, BANQI_PREY, BANQI_THREAT_PERCENT, BANQI_VALUES,
 };
 use cannonade_banqi::{CannonRule, Cell, Colour, Kind, Move, Piece, Position, Square};
 
@@ -48,14 +49,6 @@ fn kind_values(pos: &Position, colour: Colour, cannon: CannonRule) -> [i32; 7] {
         values[k as usize] = v.max(10);
     }
     values
-}
-
-/// The face-up piece at (`file`, `rank`).
-fn up(pos: &Position, file: i32, rank: i32) -> Option<Piece> {
-    match cell_at(pos, file, rank) {
-        Some(Cell::FaceUp(p)) => Some(p),
-        _ => None,
-    }
 }
 
 /// The cell at (`file`, `rank`); `None` off the board.
@@ -195,6 +188,7 @@ impl Evaluate for Position {
         let mut generals = [None; 2];
         let mut cannons = [[Square::ALL[0]; 2]; 2];
         let mut cannon_count = [0; 2];
+        let mut mobility = [0i32; 2];
         for sq in (0..32).filter_map(Square::new) {
             let Cell::FaceUp(p) = self.cell(sq) else { continue };
             let c = p.colour();
@@ -213,7 +207,14 @@ impl Evaluate for Position {
             let mut attacked = false;
             let mut defended = false;
             for (df, dr) in STEPS {
-                let Some(q) = up(self, f + df, r + dr) else { continue };
+                let q = match cell_at(self, f + df, r + dr) {
+                    Some(Cell::FaceUp(q)) => q,
+                    Some(Cell::Empty) => {
+                        mobility[c.index()] += 1;
+                        continue;
+                    }
+                    _ => continue,
+                };
                 if q.colour() == c {
                     defended |= q.kind() != Kind::Cannon || step_rule;
                 } else if q.kind() != Kind::Cannon || step_rule {
@@ -242,6 +243,7 @@ impl Evaluate for Position {
             + best_threat * BANQI_THREAT_PERCENT / 100
             - worst_hanging * BANQI_HANGING_PERCENT / 100
             - danger * BANQI_GENERAL_DANGER / 64
+            + (mobility[us.index()] - mobility[us.other().index()]) * BANQI_MOBILITY
     }
 
     fn move_index(&self, mv: Move) -> usize {
@@ -336,5 +338,14 @@ mod tests {
         let boxed = Position::from_fen("8/8/N7/Kp6 b - 0 0").unwrap().evaluate();
         let free = Position::from_fen("8/8/8/Kp5N b - 0 0").unwrap().evaluate();
         assert!(boxed > free, "black to move: {boxed} vs {free}");
+    }
+
+    #[test]
+    fn a_boxed_in_piece_counts_less_than_a_free_one() {
+        // The same red horses and chariot and a far black soldier: the chariot walled into
+        // the corner by its horses (4 steps for red) against all three in the open (8).
+        let boxed = Position::from_fen("7p/8/N7/RN6 r - 0 0").unwrap().evaluate();
+        let free = Position::from_fen("7p/8/8/N1N1R3 r - 0 0").unwrap().evaluate();
+        assert_eq!(free - boxed, 4 * BANQI_MOBILITY);
     }
 }
