@@ -24,7 +24,10 @@ struct Tmpfs(PathBuf);
 
 impl Tmpfs {
     fn mount(mb: u32) -> Tmpfs {
-        let dir = std::env::temp_dir().join(format!("cannonade-full-{}", std::process::id()));
+        // One directory per mount: the tests of this file run at once.
+        static MOUNTS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = MOUNTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("cannonade-full-{}-{n}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let status = Command::new("mount")
             .args(["-t", "tmpfs", "-o", &format!("size={mb}m"), "tmpfs"])
@@ -61,6 +64,18 @@ fn fill(dir: &Path) -> PathBuf {
     }
     let _ = f.sync_all();
     path
+}
+
+/// A 4 MB tmpfs and the URL of a SQLite database in it, when the tmpfs tests run (see the
+/// module's note); `None`, saying why, when they do not.
+fn tmpfs_store() -> Option<(Tmpfs, String)> {
+    if std::env::var_os("CANNONADE_TEST_TMPFS").is_none() {
+        eprintln!("skipped: set CANNONADE_TEST_TMPFS (and run as root) to run it");
+        return None;
+    }
+    let fs = Tmpfs::mount(4);
+    let url = format!("sqlite://{}/game.db", fs.0.display());
+    Some((fs, url))
 }
 
 /// The next move of a game that keeps it going: the first legal move, in a rotation by ply,
@@ -109,12 +124,7 @@ async fn listen(c: &mut Client, ply: u32, text: &str, ms: u64) -> Heard {
 
 #[tokio::test]
 async fn a_full_disk_loses_nothing_that_was_told() {
-    if std::env::var_os("CANNONADE_TEST_TMPFS").is_none() {
-        eprintln!("skipped: set CANNONADE_TEST_TMPFS (and run as root) to run it");
-        return;
-    }
-    let fs = Tmpfs::mount(4);
-    let url = format!("sqlite://{}/game.db", fs.0.display());
+    let Some((fs, url)) = tmpfs_store() else { return };
     let (addr, _app) = server(cannonade_server::Config { db: url.clone(), ..config() }).await;
     let (mut a, mut b, game) = pair(addr, GameKind::Xiangqi, tc(600_000, 0)).await;
     let mut record = AnyRecord::from_spec(&GameSpec::standard(GameKind::Xiangqi));
@@ -190,4 +200,123 @@ async fn a_full_disk_loses_nothing_that_was_told() {
     let lines: Vec<String> = snap.chat.iter().map(|l| l.text.clone()).collect();
     assert_eq!(lines, told_chat[told_chat.len().saturating_sub(50)..]);
     tokio::time::sleep(Duration::from_millis(50)).await;
+}
+
+/// An invitation from `a` accepted by `b`: the game's id, or the error `b` was told.
+async fn start(a: &mut Client, b: &mut Client) -> Result<String, (ErrorCode, String)> {
+    a.send(ClientMsg::Invite {
+        game: GameKind::Xiangqi,
+        options: String::new(),
+        clock: tc(600_000, 0),
+        rated: false,
+        range: None,
+    })
+    .await;
+    let code = match a.until("invite", |m| matches!(m, ServerMsg::InviteCreated { .. })).await {
+        ServerMsg::InviteCreated { code, .. } => code,
+        _ => unreachable!(),
+    };
+    b.send(ClientMsg::AcceptSeek { id: code }).await;
+    match b
+        .until("started or refused", |m| {
+            matches!(m, ServerMsg::GameStarted { .. } | ServerMsg::Error { .. })
+        })
+        .await
+    {
+        ServerMsg::GameStarted { game, .. } => Ok(game),
+        ServerMsg::Error { code, message, .. } => Err((code, message)),
+        _ => unreachable!(),
+    }
+}
+
+/// A game cannot start while the disk is full (it is refused in plain words, not started
+/// and lost), and new games start once the disk is freed, with their moves stored (the
+/// audit saw new games fail for about a minute after the space came back).
+#[tokio::test]
+async fn new_games_start_once_the_disk_is_freed() {
+    let Some((fs, url)) = tmpfs_store() else { return };
+    let (addr, _app) = server(cannonade_server::Config { db: url.clone(), ..config() }).await;
+    let mut a = Client::connect(addr, None).await;
+    let mut b = Client::connect(addr, None).await;
+    let filler = fill(&fs.0);
+    let (code, text) = start(&mut a, &mut b).await.expect_err("a game started on a full disk");
+    assert_eq!(code, ErrorCode::Storage, "{text}");
+    assert!(!text.contains("SQLITE") && !text.contains("disk is full"), "{text}");
+    std::fs::remove_file(filler).unwrap();
+    // The writer's probe notices within a second or so; give it ten.
+    let mut game = None;
+    for _ in 0..20 {
+        match start(&mut a, &mut b).await {
+            Ok(g) => {
+                game = Some(g);
+                break;
+            }
+            Err((code, text)) => {
+                assert_eq!(code, ErrorCode::Storage, "{text}");
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+        }
+    }
+    let game = game.expect("no game could start in 10 s after the disk was freed");
+    let _ = a.until("started", |m| matches!(m, ServerMsg::GameStarted { .. })).await;
+    for c in [&mut a, &mut b] {
+        c.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+        c.snapshot().await;
+    }
+    let record = AnyRecord::from_spec(&GameSpec::standard(GameKind::Xiangqi));
+    let mv = next_move(&record);
+    // Whoever holds the first seat moves; the other is refused and says nothing more.
+    for c in [&mut a, &mut b] {
+        c.send(ClientMsg::Move { game: game.clone(), ply: 0, mv: mv.clone() }).await;
+    }
+    let _ = a.moved().await;
+    let reader = SqlStore::connect(&url).await.unwrap();
+    let events = reader.events(&game).await.unwrap();
+    assert!(
+        events.iter().any(|e| e.body.contains(&format!("\"{mv}\""))),
+        "the new game's first move is not stored: {events:?}"
+    );
+}
+
+/// Registration on a full disk is refused as the store's failure (503, in plain words),
+/// every time, never as "name taken" (the audit saw "name taken" and then 503 for the same
+/// name); once the disk is freed the name registers and logs in.
+#[tokio::test]
+async fn registration_on_a_full_disk_is_refused_until_it_is_freed() {
+    use axum::http::StatusCode;
+    let Some((fs, url)) = tmpfs_store() else { return };
+    // The attempts are many for one name: the login throttle is not what this tests.
+    let plenty = cannonade_server::limits::Rate { burst: 1000, every: Duration::from_millis(1) };
+    let limits = cannonade_server::limits::Limits {
+        logins_per_name: plenty,
+        logins_per_address: plenty,
+        ..config().limits
+    };
+    let config = cannonade_server::Config { db: url.clone(), limits, ..config() };
+    let (_addr, app) = server(config).await;
+    let body = r#"{"name":"Sergei","password":"long password"}"#;
+    let filler = fill(&fs.0);
+    for attempt in 0..3 {
+        let (status, text, _) = common::http(&app, "POST", "/api/register", body, None).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "attempt {attempt}: {text}");
+        assert!(text.contains("storage") && !text.contains("SQLITE"), "{text}");
+    }
+    std::fs::remove_file(filler).unwrap();
+    let mut registered = false;
+    for _ in 0..20 {
+        let (status, text, _) = common::http(&app, "POST", "/api/register", body, None).await;
+        match status {
+            StatusCode::OK => {
+                registered = true;
+                break;
+            }
+            StatusCode::SERVICE_UNAVAILABLE => {
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+            _ => panic!("after the disk was freed: {status} {text}"),
+        }
+    }
+    assert!(registered, "the name did not register in 10 s after the disk was freed");
+    let (status, text, _) = common::http(&app, "POST", "/api/login", body, None).await;
+    assert_eq!(status, StatusCode::OK, "{text}");
 }

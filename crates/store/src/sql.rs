@@ -129,35 +129,40 @@ impl SqlStore {
         result
     }
 
+    /// Runs one write on a connection of the pool's, discarded if the write failed
+    /// ([`SqlStore::discard_on_error`]). Every write goes through here: an account claimed
+    /// on a full disk through a pooled connection once left its transaction open, and the
+    /// registration after the space came back was acknowledged and lost.
+    async fn write<T>(
+        &self,
+        f: impl AsyncFnOnce(&mut AnyConnection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let mut conn = self.pool.acquire().await?;
+        let result = f(&mut conn).await;
+        self.discard_on_error(conn, result).await
+    }
+
     async fn create_game_inner(
         &self,
         g: &GameRow,
         new_players: &[NewPlayer],
     ) -> Result<(), StoreError> {
-        let mut conn = self.pool.acquire().await?;
-        let result = create_game_on(&mut conn, g, new_players).await;
-        self.discard_on_error(conn, result).await
+        self.write(async |c| create_game_on(c, g, new_players).await).await
     }
 
     async fn commit_inner(&self, batch: Commit<'_>) -> Result<(), StoreError> {
         if batch.is_empty() {
             return Ok(());
         }
-        let mut conn = self.pool.acquire().await?;
-        let result = commit_on(&mut conn, batch).await;
-        self.discard_on_error(conn, result).await
+        self.write(async |c| commit_on(c, batch).await).await
     }
 
     async fn probe_inner(&self) -> Result<(), StoreError> {
-        let mut conn = self.pool.acquire().await?;
-        let result = probe_on(&mut conn).await;
-        self.discard_on_error(conn, result).await
+        self.write(probe_on).await
     }
 
     async fn finish_inner(&self, f: &Finish) -> Result<(), StoreError> {
-        let mut conn = self.pool.acquire().await?;
-        let result = finish_on(&mut conn, f).await;
-        self.discard_on_error(conn, result).await
+        self.write(async |c| finish_on(c, f).await).await
     }
 
     async fn game_inner(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
@@ -249,17 +254,20 @@ impl SqlStore {
     async fn put_review_inner(&self, r: &ReviewRow) -> Result<bool, StoreError> {
         // Both SQLite and PostgreSQL read `ON CONFLICT … DO NOTHING`: a second review of a
         // game changes nothing and says so.
-        let done = sqlx::query(
-            "INSERT INTO reviews (game_id, depth, body, created_ms) VALUES ($1, $2, $3, $4) \
-             ON CONFLICT (game_id) DO NOTHING",
-        )
-        .bind(&r.game_id)
-        .bind(r.depth)
-        .bind(&r.body)
-        .bind(r.created_ms)
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected() == 1)
+        self.write(async |c| {
+            let done = sqlx::query(
+                "INSERT INTO reviews (game_id, depth, body, created_ms) \
+                 VALUES ($1, $2, $3, $4) ON CONFLICT (game_id) DO NOTHING",
+            )
+            .bind(&r.game_id)
+            .bind(r.depth)
+            .bind(&r.body)
+            .bind(r.created_ms)
+            .execute(&mut *c)
+            .await?;
+            Ok(done.rows_affected() == 1)
+        })
+        .await
     }
 
     async fn review_inner(&self, game_id: &str) -> Result<Option<ReviewRow>, StoreError> {
@@ -293,35 +301,22 @@ impl SqlStore {
     }
 
     async fn clear_proposals_inner(&self, game_id: &str) -> Result<(), StoreError> {
-        sqlx::query("DELETE FROM game_proposals WHERE game_id = $1")
-            .bind(game_id)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        self.write(async |c| {
+            sqlx::query("DELETE FROM game_proposals WHERE game_id = $1")
+                .bind(game_id)
+                .execute(&mut *c)
+                .await?;
+            Ok(())
+        })
+        .await
     }
 
     async fn create_user_inner(&self, u: &User) -> Result<(), StoreError> {
-        insert_user(&mut *self.pool.acquire().await?, u).await
+        self.write(async |c| insert_user(c, u).await).await
     }
 
     async fn claim_user_inner(&self, u: &User) -> Result<(), StoreError> {
-        let mut conn = self.pool.acquire().await?;
-        let mut tx = conn.begin().await?;
-        let claimed = sqlx::query(
-            "UPDATE users SET name = $2, password_hash = $3, name_key = $4 \
-             WHERE id = $1 AND password_hash IS NULL",
-        )
-        .bind(&u.id)
-        .bind(&u.name)
-        .bind(&u.password_hash)
-        .bind(u.name.to_lowercase())
-        .execute(&mut *tx)
-        .await?;
-        if claimed.rows_affected() == 0 {
-            insert_user(&mut tx, u).await?;
-        }
-        tx.commit().await?;
-        Ok(())
+        self.write(async |c| claim_user_on(c, u).await).await
     }
 
     async fn set_password_inner(
@@ -330,20 +325,8 @@ impl SqlStore {
         password_hash: &str,
         keep_token_hash: &str,
     ) -> Result<(), StoreError> {
-        let mut conn = self.pool.acquire().await?;
-        let mut tx = conn.begin().await?;
-        sqlx::query("UPDATE users SET password_hash = $2 WHERE id = $1")
-            .bind(user_id)
-            .bind(password_hash)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2")
-            .bind(user_id)
-            .bind(keep_token_hash)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(())
+        self.write(async |c| set_password_on(c, user_id, password_hash, keep_token_hash).await)
+            .await
     }
 
     async fn user_by_name_inner(&self, name: &str) -> Result<Option<User>, StoreError> {
@@ -367,7 +350,7 @@ impl SqlStore {
         token_hash: &str,
         user_id: &str,
     ) -> Result<(), StoreError> {
-        insert_session(&mut *self.pool.acquire().await?, token_hash, user_id).await
+        self.write(async |c| insert_session(c, token_hash, user_id).await).await
     }
 
     async fn session_of_inner(
@@ -400,12 +383,15 @@ impl SqlStore {
     }
 
     async fn touch_session_inner(&self, token_hash: &str, now_ms: i64) -> Result<(), StoreError> {
-        sqlx::query("UPDATE sessions SET last_ms = $1 WHERE token_hash = $2")
-            .bind(now_ms)
-            .bind(token_hash)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        self.write(async |c| {
+            sqlx::query("UPDATE sessions SET last_ms = $1 WHERE token_hash = $2")
+                .bind(now_ms)
+                .bind(token_hash)
+                .execute(&mut *c)
+                .await?;
+            Ok(())
+        })
+        .await
     }
 
     async fn delete_session_inner(
@@ -413,20 +399,26 @@ impl SqlStore {
         user_id: &str,
         token_hash: &str,
     ) -> Result<bool, StoreError> {
-        let done = sqlx::query("DELETE FROM sessions WHERE token_hash = $1 AND user_id = $2")
-            .bind(token_hash)
-            .bind(user_id)
-            .execute(&self.pool)
-            .await?;
-        Ok(done.rows_affected() > 0)
+        self.write(async |c| {
+            let done = sqlx::query("DELETE FROM sessions WHERE token_hash = $1 AND user_id = $2")
+                .bind(token_hash)
+                .bind(user_id)
+                .execute(&mut *c)
+                .await?;
+            Ok(done.rows_affected() > 0)
+        })
+        .await
     }
 
     async fn delete_sessions_before_inner(&self, before_ms: i64) -> Result<u64, StoreError> {
-        let done = sqlx::query("DELETE FROM sessions WHERE last_ms < $1")
-            .bind(before_ms)
-            .execute(&self.pool)
-            .await?;
-        Ok(done.rows_affected())
+        self.write(async |c| {
+            let done = sqlx::query("DELETE FROM sessions WHERE last_ms < $1")
+                .bind(before_ms)
+                .execute(&mut *c)
+                .await?;
+            Ok(done.rows_affected())
+        })
+        .await
     }
 
     async fn rating_inner(
@@ -587,6 +579,49 @@ async fn insert_user(conn: &mut AnyConnection, u: &User) -> Result<(), StoreErro
     .bind(u.name.to_lowercase())
     .execute(conn)
     .await?;
+    Ok(())
+}
+
+/// Names an account: the anonymous user `u.id` if it has no password yet, a new row
+/// otherwise, in one transaction.
+async fn claim_user_on(conn: &mut AnyConnection, u: &User) -> Result<(), StoreError> {
+    let mut tx = conn.begin().await?;
+    let claimed = sqlx::query(
+        "UPDATE users SET name = $2, password_hash = $3, name_key = $4 \
+         WHERE id = $1 AND password_hash IS NULL",
+    )
+    .bind(&u.id)
+    .bind(&u.name)
+    .bind(&u.password_hash)
+    .bind(u.name.to_lowercase())
+    .execute(&mut *tx)
+    .await?;
+    if claimed.rows_affected() == 0 {
+        insert_user(&mut tx, u).await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// A new password, and every session of the user but one ended, in one transaction.
+async fn set_password_on(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    password_hash: &str,
+    keep_token_hash: &str,
+) -> Result<(), StoreError> {
+    let mut tx = conn.begin().await?;
+    sqlx::query("UPDATE users SET password_hash = $2 WHERE id = $1")
+        .bind(user_id)
+        .bind(password_hash)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2")
+        .bind(user_id)
+        .bind(keep_token_hash)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
     Ok(())
 }
 
@@ -792,11 +827,7 @@ impl Store for SqlStore {
         Box::pin(self.probe_inner())
     }
     fn import_game<'a>(&'a self, game: &'a GameRow, events: &'a [EventRow]) -> StoreFuture<'a, ()> {
-        Box::pin(async move {
-            let mut conn = self.pool.acquire().await?;
-            let result = import_game_on(&mut conn, game, events).await;
-            self.discard_on_error(conn, result).await
-        })
+        Box::pin(self.write(async |c| import_game_on(c, game, events).await))
     }
     fn finish<'a>(&'a self, finish: &'a Finish) -> StoreFuture<'a, ()> {
         Box::pin(self.finish_inner(finish))
