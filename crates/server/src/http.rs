@@ -278,7 +278,7 @@ async fn ws(
         .write_buffer_size(8 * 1024)
         .max_message_size(64 * 1024)
         .max_frame_size(64 * 1024)
-        .on_upgrade(move |socket| socket::run(app, socket, user));
+        .on_upgrade(move |socket| socket::run(app, socket, user, client.addr));
     (jar.add(cookie), res).into_response()
 }
 

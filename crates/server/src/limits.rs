@@ -1,6 +1,7 @@
 //! Limits per client: how often one address or one name may try a password, how many
 //! anonymous sessions an address may open, how many connections it may hold, how many
-//! password hashes run at once, how many live games a user may keep. The rates are
+//! password hashes run at once, how many live games a user may keep, how many websocket
+//! messages a session and an address may send. The rates are
 //! `governor`'s keyed GCRA limiters, the one limiter the server's limits are built on.
 
 use governor::clock::{Clock, DefaultClock};
@@ -69,6 +70,12 @@ pub struct Limits {
     /// How long a connection may take to send a request's head (and may stay idle between
     /// requests) before it is closed.
     pub header_timeout: Duration,
+    /// Websocket messages per session, over all its sockets (each socket also has its own
+    /// limit, `Config::rate_per_sec`). A seat's acts in its game
+    /// ([`cannonade_wire::ClientMsg::is_play`]) are not counted.
+    pub messages_per_session: Rate,
+    /// Websocket messages per address, over all its sessions; plays not counted either.
+    pub messages_per_address: Rate,
 }
 
 impl Default for Limits {
@@ -102,6 +109,12 @@ impl Default for Limits {
             // A browser sends a request's head in one packet; ten seconds leaves room for
             // a slow mobile link and frees a slow-loris connection quickly.
             header_timeout: Duration::from_secs(10),
+            // Two tabs at the per-socket rate; more sockets of one session share it (the
+            // audit's 15 extra sockets of one player chatting at 19 lines a second each).
+            messages_per_session: Rate { burst: 80, every: Duration::from_millis(25) },
+            // Ten such sessions behind one address (a household, a club); the audit's 30
+            // spectators of one address at 19 lines a second each are over it.
+            messages_per_address: Rate { burst: 400, every: Duration::from_millis(5) },
         }
     }
 }
@@ -118,6 +131,26 @@ impl std::fmt::Display for TooSoon {
 
 impl std::error::Error for TooSoon {}
 
+/// A websocket message over a shared limit: whose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MessageLimit {
+    /// The session's sockets together sent too many.
+    Session,
+    /// The address's sessions together sent too many.
+    Address,
+}
+
+impl std::fmt::Display for MessageLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            MessageLimit::Session => "too many messages from this session's sockets together",
+            MessageLimit::Address => "too many messages from this address",
+        })
+    }
+}
+
+impl std::error::Error for MessageLimit {}
+
 /// The limits at run time.
 pub struct Limiter {
     /// The settings.
@@ -126,6 +159,8 @@ pub struct Limiter {
     logins_by_name: DefaultKeyedRateLimiter<String>,
     anonymous: DefaultKeyedRateLimiter<IpAddr>,
     imports: DefaultKeyedRateLimiter<IpAddr>,
+    messages_by_session: DefaultKeyedRateLimiter<String>,
+    messages_by_address: DefaultKeyedRateLimiter<IpAddr>,
     /// Password hashes running.
     pub hashes: tokio::sync::Semaphore,
     connections: Mutex<HashMap<IpAddr, usize>>,
@@ -148,6 +183,12 @@ impl Limiter {
                 limits.anonymous_sessions_per_address.quota(),
             ),
             imports: DefaultKeyedRateLimiter::keyed(limits.imports_per_address.quota()),
+            messages_by_session: DefaultKeyedRateLimiter::keyed(
+                limits.messages_per_session.quota(),
+            ),
+            messages_by_address: DefaultKeyedRateLimiter::keyed(
+                limits.messages_per_address.quota(),
+            ),
             hashes: tokio::sync::Semaphore::new(limits.password_hashes.max(1)),
             connections: Mutex::new(HashMap::new()),
             limits,
@@ -170,6 +211,18 @@ impl Limiter {
         check(&self.imports, &addr)
     }
 
+    /// Counts a websocket message of the session `session` (its token's hash) from `addr`.
+    /// The session is checked first, so one session over its limit does not use up its
+    /// address's.
+    pub fn message(&self, session: &str, addr: IpAddr) -> Result<(), MessageLimit> {
+        // Keyed by a borrowed hash would need the key type to be `str`; the clone is a
+        // 64-byte copy per message.
+        if self.messages_by_session.check_key(&session.to_string()).is_err() {
+            return Err(MessageLimit::Session);
+        }
+        self.messages_by_address.check_key(&addr).map_err(|_| MessageLimit::Address)
+    }
+
     /// Opens a connection from `addr` if it holds fewer than the limit; the guard closes
     /// it.
     pub fn connect(self: &std::sync::Arc<Self>, addr: IpAddr) -> Option<ConnectionGuard> {
@@ -189,6 +242,8 @@ impl Limiter {
         self.logins_by_name.retain_recent();
         self.anonymous.retain_recent();
         self.imports.retain_recent();
+        self.messages_by_session.retain_recent();
+        self.messages_by_address.retain_recent();
     }
 }
 
@@ -229,6 +284,29 @@ mod tests {
         let TooSoon(wait) = l.login(a, "Alice").unwrap_err();
         assert!(wait > Duration::from_secs(1), "{wait:?}");
         assert!(l.login(b, "bob").is_ok(), "another name from another address");
+    }
+
+    /// A session's messages are counted over all its sockets, an address's over all its
+    /// sessions; a session over its own limit leaves its address's untouched.
+    #[test]
+    fn messages_are_limited_per_session_and_per_address() {
+        let limits = Limits {
+            messages_per_session: Rate { burst: 3, every: Duration::from_secs(60) },
+            messages_per_address: Rate { burst: 5, every: Duration::from_secs(60) },
+            ..Limits::default()
+        };
+        let l = Limiter::new(limits);
+        let (a, b) = (IpAddr::from([10, 0, 0, 1]), IpAddr::from([10, 0, 0, 2]));
+        for _ in 0..3 {
+            assert_eq!(l.message("s1", a), Ok(()));
+        }
+        assert_eq!(l.message("s1", a), Err(MessageLimit::Session));
+        assert_eq!(l.message("s1", b), Err(MessageLimit::Session), "the session, anywhere");
+        // The refused ones did not count against the address: two more sessions' worth.
+        assert_eq!(l.message("s2", a), Ok(()));
+        assert_eq!(l.message("s3", a), Ok(()));
+        assert_eq!(l.message("s4", a), Err(MessageLimit::Address));
+        assert_eq!(l.message("s4", b), Ok(()), "another address");
     }
 
     #[test]

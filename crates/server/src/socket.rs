@@ -19,6 +19,7 @@ use cannonade_wire::{
 };
 use futures_util::{SinkExt, StreamExt};
 use std::collections::HashSet;
+use std::net::IpAddr;
 use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
@@ -58,8 +59,8 @@ struct Socket {
     analysis: Option<crate::analysis::Running>,
 }
 
-/// Serves one websocket of `user`'s session until it closes.
-pub async fn run(app: Arc<App>, ws: WebSocket, user: Arc<UserCtx>) {
+/// Serves one websocket of `user`'s session, opened from `addr`, until it closes.
+pub async fn run(app: Arc<App>, ws: WebSocket, user: Arc<UserCtx>, addr: IpAddr) {
     let (mut sink, mut stream) = ws.split();
     let (tx, mut rx) = mpsc::channel::<Frame>(CONN_QUEUE);
     let conn = Conn { id: app.conn_id(), user, tx: Out::Local(tx) };
@@ -141,7 +142,24 @@ pub async fn run(app: Arc<App>, ws: WebSocket, user: Arc<UserCtx>) {
                     match ClientMsg::parse(&text) {
                         Ok(msg) => {
                             let game = msg.game().map(str::to_string);
-                            socket.dispatch(msg, at).await.err().map(|(c, t)| (c, t, game))
+                            // Shared by the session's sockets and the address's sessions,
+                            // checked after the socket's own so one loud socket does not
+                            // use up its siblings' share.
+                            let shared = if msg.is_play() {
+                                Ok(())
+                            } else {
+                                app.limiter.message(&user.token_hash, addr)
+                            };
+                            match shared {
+                                Ok(()) => {
+                                    socket.dispatch(msg, at).await.err().map(|(c, t)| (c, t, game))
+                                }
+                                Err(limit) => Some((
+                                    ErrorCode::RateLimited,
+                                    format!("{limit}: this one was dropped"),
+                                    game,
+                                )),
+                            }
                         }
                         Err(e) => Some((ErrorCode::BadMessage, e, None)),
                     }

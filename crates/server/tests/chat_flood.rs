@@ -12,6 +12,20 @@ use std::time::Duration;
 
 const INITIAL_MS: u64 = 60_000;
 
+/// The test settings with the limits per session and per address lifted: all the clients
+/// here share 127.0.0.1, and the flood must reach the game to show it costs no clock time
+/// (those limits are tested in `limits.rs`).
+fn flood_config() -> cannonade_server::Config {
+    use cannonade_server::limits::Rate;
+    let plenty = Rate { burst: 100_000, every: Duration::from_micros(10) };
+    let limits = cannonade_server::limits::Limits {
+        messages_per_session: plenty,
+        messages_per_address: plenty,
+        ..config().limits
+    };
+    cannonade_server::Config { limits, ..config() }
+}
+
 /// Sends `lines` chat lines from `c` at about 19 a second (under the per-socket limit).
 async fn chatter(mut c: Client, game: String, lines: u32) -> Client {
     for n in 0..lines {
@@ -34,7 +48,7 @@ async fn moved_clock(c: &mut Client) -> [u64; 2] {
 
 #[tokio::test]
 async fn a_chat_flood_takes_no_clock_time() {
-    let (addr, _) = server(config()).await;
+    let (addr, _) = server(flood_config()).await;
     let (mut a, mut b, game) = pair(addr, GameKind::Xiangqi, tc(INITIAL_MS, 0)).await;
     // Thirty spectators and fifteen more sockets of the first player, all chatting.
     let mut floods = Vec::new();
@@ -89,7 +103,7 @@ async fn chat_lines_arrive_in_the_order_written() {
     std::fs::remove_dir_all(&dir).ok();
     std::fs::create_dir_all(&dir).unwrap();
     let db = format!("sqlite://{}/s.db", dir.display());
-    let (addr, _) = server(cannonade_server::Config { db, ..config() }).await;
+    let (addr, _) = server(cannonade_server::Config { db, ..flood_config() }).await;
     let (a, mut b, game) = pair(addr, GameKind::Xiangqi, tc(0, 0)).await;
     let mut writers = vec![a];
     for _ in 1..SOCKETS {

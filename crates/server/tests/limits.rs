@@ -1,5 +1,5 @@
 //! Limits per client: connections per address, games played alone per user, the size of
-//! options.
+//! options, messages per session and per address, seeks per user.
 
 mod common;
 
@@ -213,4 +213,84 @@ async fn untimed_games_nobody_touches_end() {
         )),
         "a timed game ended for being idle"
     );
+}
+
+/// The reply to the next `ping`: a `pong`, or the error that refused it.
+async fn ping(c: &mut Client) -> Result<(), (ErrorCode, String)> {
+    use cannonade_wire::ServerMsg;
+    c.send(ClientMsg::Ping { n: 7 }).await;
+    match c
+        .until("pong or error", |m| matches!(m, ServerMsg::Pong { .. } | ServerMsg::Error { .. }))
+        .await
+    {
+        ServerMsg::Pong { .. } => Ok(()),
+        ServerMsg::Error { code, message, .. } => Err((code, message)),
+        _ => unreachable!(),
+    }
+}
+
+/// Messages are limited over all the sockets of a session and over all the sessions of an
+/// address, besides each socket's own limit (the audit flooded a game from 15 sockets of one
+/// player and from 30 sessions of one address, each socket under its own limit). A seat's
+/// move is never held back by those shared limits.
+#[tokio::test]
+async fn messages_are_limited_per_session_and_per_address() {
+    use cannonade_server::limits::Rate;
+    use std::time::Duration;
+    let hour = Duration::from_secs(3600);
+    let limits = Limits {
+        messages_per_session: Rate { burst: 3, every: hour },
+        messages_per_address: Rate { burst: 5, every: hour },
+        ..config().limits
+    };
+    let (addr, _app) = server(cannonade_server::Config { limits, ..config() }).await;
+    let mut a = Client::connect(addr, None).await;
+    let mut a2 = Client::connect(addr, Some(&a.token)).await;
+    assert_eq!(ping(&mut a).await, Ok(()));
+    assert_eq!(ping(&mut a2).await, Ok(()));
+    assert_eq!(ping(&mut a).await, Ok(()));
+    // The session's third message was its last, whichever socket sends the next.
+    let (code, text) = ping(&mut a2).await.unwrap_err();
+    assert_eq!(code, ErrorCode::RateLimited, "{text}");
+    assert!(text.contains("session"), "{text}");
+    // A move is not counted: it reaches its game (here: none such).
+    a.send(ClientMsg::Move { game: "nosuchgame".into(), ply: 0, mv: "h2e2".into() }).await;
+    let (code, text) = a.error().await;
+    assert_ne!(code, ErrorCode::RateLimited, "{text}");
+    // Two more sessions of the address use up its five; a third session is refused.
+    let mut b = Client::connect(addr, None).await;
+    assert_eq!(ping(&mut b).await, Ok(()));
+    let mut c = Client::connect(addr, None).await;
+    assert_eq!(ping(&mut c).await, Ok(()));
+    let mut d = Client::connect(addr, None).await;
+    let (code, text) = ping(&mut d).await.unwrap_err();
+    assert_eq!(code, ErrorCode::RateLimited, "{text}");
+    assert!(text.contains("address"), "{text}");
+}
+
+/// A user keeps at most ten open seeks, over all its sockets; another user is not touched.
+#[tokio::test]
+async fn seeks_are_limited_per_user() {
+    use cannonade_wire::ServerMsg;
+    let (addr, _app) = server(config()).await;
+    let mut a = Client::connect(addr, None).await;
+    let mut a2 = Client::connect(addr, Some(&a.token)).await;
+    let seek = || ClientMsg::Seek {
+        game: GameKind::Xiangqi,
+        options: String::new(),
+        clock: tc(60_000, 0),
+        rated: false,
+        range: None,
+    };
+    for n in 0..10 {
+        let c = if n % 2 == 0 { &mut a } else { &mut a2 };
+        c.send(seek()).await;
+        c.until("seek_added", |m| matches!(m, ServerMsg::SeekAdded { .. })).await;
+    }
+    a2.send(seek()).await;
+    let (code, text) = a2.error().await;
+    assert_eq!(code, ErrorCode::LimitReached, "{text}");
+    let mut b = Client::connect(addr, None).await;
+    b.send(seek()).await;
+    b.until("seek_added", |m| matches!(m, ServerMsg::SeekAdded { .. })).await;
 }

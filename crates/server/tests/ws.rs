@@ -44,6 +44,30 @@ async fn every_bad_message_is_answered_with_an_error_and_the_socket_stays_open()
     );
 }
 
+/// Every message gets an answer: unwatching a game the socket does not follow used to get
+/// none (hardening issue, finding 6); unwatching a watched game is quiet and stops its
+/// stream.
+#[tokio::test]
+async fn unwatching_an_unknown_game_is_answered() {
+    let (addr, _) = server(config()).await;
+    let mut c = Client::connect(addr, None).await;
+    c.send(ClientMsg::Unwatch { game: "nosuchgame".into() }).await;
+    assert_eq!(c.error().await.0, ErrorCode::NotFound);
+    let (mut a, _b, game) = pair(addr, GameKind::Xiangqi, tc(60_000, 0)).await;
+    c.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+    c.snapshot().await;
+    c.send(ClientMsg::Unwatch { game: game.clone() }).await;
+    c.send(ClientMsg::Unwatch { game: game.clone() }).await;
+    assert_eq!(c.error().await.0, ErrorCode::NotFound, "the second unwatch: not watched");
+    a.send(ClientMsg::Move { game: game.clone(), ply: 0, mv: "h2e2".into() }).await;
+    a.moved().await;
+    let after = c.drain(300).await;
+    assert!(
+        !after.iter().any(|m| matches!(m, ServerMsg::Event { .. })),
+        "an unwatched game's events still came: {after:?}"
+    );
+}
+
 #[tokio::test]
 async fn a_flood_is_rate_limited_with_errors() {
     let (addr, _) = server(config()).await;

@@ -211,6 +211,22 @@ impl ClientMsg {
         }
     }
 
+    /// A seat's act in its game (a move, a resignation, an offer and its answer, an abort
+    /// or a claim). These are bounded per socket only: a flood from the player's other tabs
+    /// or from others behind the same address must not keep a player from moving.
+    pub fn is_play(&self) -> bool {
+        matches!(
+            self,
+            ClientMsg::Move { .. }
+                | ClientMsg::Resign { .. }
+                | ClientMsg::Offer { .. }
+                | ClientMsg::Accept { .. }
+                | ClientMsg::Decline { .. }
+                | ClientMsg::Abort { .. }
+                | ClientMsg::Claim { .. }
+        )
+    }
+
     /// Reads a client frame; the error text names what is wrong.
     pub fn parse(text: &str) -> Result<ClientMsg, String> {
         serde_json::from_str(text).map_err(|e| e.to_string())
