@@ -474,3 +474,60 @@ pub async fn recover(games: &Arc<Games>) -> Result<usize, String> {
     }
     Ok(n)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conn::Out;
+
+    fn conn() -> Conn {
+        let (tx, _rx) = mpsc::channel(1);
+        let user = UserCtx::remote(cannonade_wire::UserInfo {
+            id: "u1".into(),
+            name: "Anon-u1".into(),
+            account: false,
+        });
+        Conn { id: 1, user: Arc::new(user), tx: Out::Local(tx) }
+    }
+
+    fn chat(n: usize) -> ClientMsg {
+        ClientMsg::Chat { game: "g".into(), text: format!("line {n}") }
+    }
+
+    /// Chat and proposals go to the game's second mailbox, which refuses them once full
+    /// instead of making the sender (and the moves behind it) wait; a move still goes
+    /// through the first, and a closed game is said to be gone (hardening issue, finding 2:
+    /// a flood of 90 to 180 chat lines a second delayed a move by 37 s).
+    #[tokio::test]
+    async fn a_full_side_mailbox_refuses_chat_and_lets_moves_through() {
+        let (tx, mut rx) = mpsc::channel(4);
+        let (side, mut side_rx) = mpsc::channel(shell::SIDE_QUEUE);
+        let handle = GameHandle {
+            tx,
+            side,
+            summary: Arc::new(Summary::new(GameKind::Xiangqi, Default::default(), false)),
+        };
+        for n in 0..shell::SIDE_QUEUE {
+            handle.client(conn(), chat(n), Instant::now()).await.unwrap();
+        }
+        let (code, _) = handle.client(conn(), chat(999), Instant::now()).await.unwrap_err();
+        assert_eq!(code, ErrorCode::RateLimited);
+        let propose = ClientMsg::Propose { game: "g".into(), ply: 0, mv: "h2e2".into() };
+        let (code, _) = handle.client(conn(), propose, Instant::now()).await.unwrap_err();
+        assert_eq!(code, ErrorCode::RateLimited, "proposals share the chat's mailbox");
+        let mv = ClientMsg::Move { game: "g".into(), ply: 0, mv: "h2e2".into() };
+        handle.client(conn(), mv.clone(), Instant::now()).await.unwrap();
+        assert!(matches!(rx.try_recv(), Ok(Cmd::Client { msg: ClientMsg::Move { .. }, .. })));
+        // The game takes one line: there is room for one more, in order.
+        assert!(matches!(
+            side_rx.try_recv(),
+            Ok(Cmd::Client { msg: ClientMsg::Chat { text, .. }, .. }) if text == "line 0"
+        ));
+        handle.client(conn(), chat(1000), Instant::now()).await.unwrap();
+        drop((rx, side_rx));
+        let (code, _) = handle.client(conn(), chat(1001), Instant::now()).await.unwrap_err();
+        assert_eq!(code, ErrorCode::NotFound, "a closed game");
+        let (code, _) = handle.client(conn(), mv, Instant::now()).await.unwrap_err();
+        assert_eq!(code, ErrorCode::NotFound, "a closed game");
+    }
+}
