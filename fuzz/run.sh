@@ -16,8 +16,8 @@
 #
 # FUZZ_FLAGS adds cargo-fuzz build flags to the build and the runs, e.g.
 # FUZZ_FLAGS=--no-trace-compares for a long run of a slow target: comparison tracing takes
-# about half of commander_legal's time, and a corpus grown with it keeps its finds
-# (docs/fuzzing.md).
+# about 70 % of commander_legal's time, and a corpus grown with it keeps its finds
+# (docs/fuzzing.md). A run stopped by hand (SIGINT) says `interrupted` and counts no crash.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -30,12 +30,14 @@ case $mode in
   *) echo "fuzz/run.sh: mode is seconds or runs, not '$mode'" >&2; exit 2 ;;
 esac
 targets=("$@")
+read -ra flags <<< "${FUZZ_FLAGS:-}"
 if [ ${#targets[@]} -eq 0 ]; then
   mapfile -t targets < <(cargo fuzz list)
+  cargo fuzz build -s none "${flags[@]}"
+else
+  # Only what will run: a long run of one target should not wait for seventeen builds.
+  for t in "${targets[@]}"; do cargo fuzz build -s none "${flags[@]}" "$t"; done
 fi
-
-read -ra flags <<< "${FUZZ_FLAGS:-}"
-cargo fuzz build -s none "${flags[@]}"
 mkdir -p logs
 failed=0
 for t in "${targets[@]}"; do
@@ -46,13 +48,16 @@ for t in "${targets[@]}"; do
   # -timeout: an input running 30 s is a hang, reported as a crash.
   if cargo fuzz run -s none "${flags[@]}" "$t" "${dirs[@]}" -- "${limit[@]}" -timeout=30 \
       -print_final_stats=1 -artifact_prefix="artifacts/$t/" >"logs/$t.log" 2>&1; then
-    crashes=0
+    crashes=0 note=""
+  elif grep -q "libFuzzer: run interrupted" "logs/$t.log"; then
+    crashes=0 note=" interrupted"
+    failed=1
   else
-    crashes=1
+    crashes=1 note=""
     failed=1
   fi
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "logs/$t.log" | tail -1)
-  line="$t executions=${execs:-?} crashes=$crashes seconds=$((SECONDS - start))"
+  line="$t executions=${execs:-?} crashes=$crashes seconds=$((SECONDS - start))$note"
   echo "$line" | tee -a logs/summary.txt
   if [ $crashes -ne 0 ]; then
     grep -m1 -A3 -E "panicked at|ERROR: libFuzzer" "logs/$t.log" >&2 || tail -20 "logs/$t.log" >&2
