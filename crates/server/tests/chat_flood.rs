@@ -7,7 +7,7 @@ mod common;
 
 use cannonade_games::GameKind;
 use cannonade_wire::{ClientMsg, GameEvent, ServerMsg};
-use common::{Client, config, pair, server, tc};
+use common::{Client, config, pair, plenty, server, tc};
 use std::time::Duration;
 
 const INITIAL_MS: u64 = 60_000;
@@ -16,11 +16,9 @@ const INITIAL_MS: u64 = 60_000;
 /// here share 127.0.0.1, and the flood must reach the game to show it costs no clock time
 /// (those limits are tested in `limits.rs`).
 fn flood_config() -> cannonade_server::Config {
-    use cannonade_server::limits::Rate;
-    let plenty = Rate { burst: 100_000, every: Duration::from_micros(10) };
     let limits = cannonade_server::limits::Limits {
-        messages_per_session: plenty,
-        messages_per_address: plenty,
+        messages_per_session: plenty(),
+        messages_per_address: plenty(),
         ..config().limits
     };
     cannonade_server::Config { limits, ..config() }

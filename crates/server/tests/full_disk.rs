@@ -13,7 +13,7 @@ mod common;
 use cannonade_games::{AnyRecord, GameKind, GameSpec};
 use cannonade_store::{SqlStore, Store};
 use cannonade_wire::{ChatLine, ClientMsg, ErrorCode, GameEvent, ServerMsg};
-use common::{Client, config, pair, server, tc};
+use common::{Client, config, invite_accepted, pair, plenty, server, tc};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -202,33 +202,6 @@ async fn a_full_disk_loses_nothing_that_was_told() {
     tokio::time::sleep(Duration::from_millis(50)).await;
 }
 
-/// An invitation from `a` accepted by `b`: the game's id, or the error `b` was told.
-async fn start(a: &mut Client, b: &mut Client) -> Result<String, (ErrorCode, String)> {
-    a.send(ClientMsg::Invite {
-        game: GameKind::Xiangqi,
-        options: String::new(),
-        clock: tc(600_000, 0),
-        rated: false,
-        range: None,
-    })
-    .await;
-    let code = match a.until("invite", |m| matches!(m, ServerMsg::InviteCreated { .. })).await {
-        ServerMsg::InviteCreated { code, .. } => code,
-        _ => unreachable!(),
-    };
-    b.send(ClientMsg::AcceptSeek { id: code }).await;
-    match b
-        .until("started or refused", |m| {
-            matches!(m, ServerMsg::GameStarted { .. } | ServerMsg::Error { .. })
-        })
-        .await
-    {
-        ServerMsg::GameStarted { game, .. } => Ok(game),
-        ServerMsg::Error { code, message, .. } => Err((code, message)),
-        _ => unreachable!(),
-    }
-}
-
 /// A game cannot start while the disk is full (it is refused in plain words, not started
 /// and lost), and new games start once the disk is freed, with their moves stored (the
 /// audit saw new games fail for about a minute after the space came back).
@@ -239,14 +212,16 @@ async fn new_games_start_once_the_disk_is_freed() {
     let mut a = Client::connect(addr, None).await;
     let mut b = Client::connect(addr, None).await;
     let filler = fill(&fs.0);
-    let (code, text) = start(&mut a, &mut b).await.expect_err("a game started on a full disk");
+    let (code, text) = invite_accepted(&mut a, &mut b, GameKind::Xiangqi, tc(600_000, 0), false)
+        .await
+        .expect_err("a game started on a full disk");
     assert_eq!(code, ErrorCode::Storage, "{text}");
     assert!(!text.contains("SQLITE") && !text.contains("disk is full"), "{text}");
     std::fs::remove_file(filler).unwrap();
     // The writer's probe notices within a second or so; give it ten.
     let mut game = None;
     for _ in 0..20 {
-        match start(&mut a, &mut b).await {
+        match invite_accepted(&mut a, &mut b, GameKind::Xiangqi, tc(600_000, 0), false).await {
             Ok(g) => {
                 game = Some(g);
                 break;
@@ -286,10 +261,9 @@ async fn registration_on_a_full_disk_is_refused_until_it_is_freed() {
     use axum::http::StatusCode;
     let Some((fs, url)) = tmpfs_store() else { return };
     // The attempts are many for one name: the login throttle is not what this tests.
-    let plenty = cannonade_server::limits::Rate { burst: 1000, every: Duration::from_millis(1) };
     let limits = cannonade_server::limits::Limits {
-        logins_per_name: plenty,
-        logins_per_address: plenty,
+        logins_per_name: plenty(),
+        logins_per_address: plenty(),
         ..config().limits
     };
     let config = cannonade_server::Config { db: url.clone(), limits, ..config() };

@@ -18,6 +18,11 @@ pub async fn server(config: Config) -> (SocketAddr, Arc<App>) {
     (addr, app)
 }
 
+/// A rate no test reaches: for a limit that is not what the test is about.
+pub fn plenty() -> cannonade_server::limits::Rate {
+    cannonade_server::limits::Rate { burst: 100_000, every: Duration::from_micros(1) }
+}
+
 /// Test settings: in-memory SQLite, a short grace period, and room for the many sockets
 /// and sessions a test opens from one address (the tests of those limits set their own).
 pub fn config() -> Config {
@@ -31,10 +36,7 @@ pub fn config() -> Config {
         // hold an engine thread that an AI move of a later test step waits for.
         review_depth: Some(1),
         limits: cannonade_server::limits::Limits {
-            anonymous_sessions_per_address: cannonade_server::limits::Rate {
-                burst: 10_000,
-                every: Duration::from_millis(1),
-            },
+            anonymous_sessions_per_address: plenty(),
             connections_per_address: 10_000,
             ..Default::default()
         },
@@ -241,6 +243,27 @@ pub async fn pair_in(
 ) -> (Client, Client, String) {
     let mut a = Client::connect(addr, tokens[0]).await;
     let mut b = Client::connect(addr, tokens[1]).await;
+    let game_b = invite_accepted(&mut a, &mut b, kind, clock, rated)
+        .await
+        .unwrap_or_else(|e| panic!("the game did not start: {e:?}"));
+    let (game, role_a) = a.started().await;
+    assert_eq!(game, game_b);
+    for c in [&mut a, &mut b] {
+        c.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
+        c.snapshot().await;
+    }
+    if role_a == cannonade_wire::Role::First { (a, b, game) } else { (b, a, game) }
+}
+
+/// `a` invites, `b` accepts: the game's id as `b` is told it, or the error `b` is told
+/// instead (`a` hears of a started game with its own `game_started`).
+pub async fn invite_accepted(
+    a: &mut Client,
+    b: &mut Client,
+    kind: cannonade_games::GameKind,
+    clock: cannonade_wire::TimeControl,
+    rated: bool,
+) -> Result<String, (cannonade_wire::ErrorCode, String)> {
     a.send(ClientMsg::Invite { game: kind, options: String::new(), clock, rated, range: None })
         .await;
     let code = match a.until("invite", |m| matches!(m, ServerMsg::InviteCreated { .. })).await {
@@ -248,14 +271,13 @@ pub async fn pair_in(
         _ => unreachable!(),
     };
     b.send(ClientMsg::AcceptSeek { id: code }).await;
-    let (game, role_a) = a.started().await;
-    let (game_b, _) = b.started().await;
-    assert_eq!(game, game_b);
-    for c in [&mut a, &mut b] {
-        c.send(ClientMsg::Watch { game: game.clone(), since: None }).await;
-        c.snapshot().await;
+    let started_or_refused =
+        |m: &ServerMsg| matches!(m, ServerMsg::GameStarted { .. } | ServerMsg::Error { .. });
+    match b.until("game_started or an error", started_or_refused).await {
+        ServerMsg::GameStarted { game, .. } => Ok(game),
+        ServerMsg::Error { code, message, .. } => Err((code, message)),
+        _ => unreachable!(),
     }
-    if role_a == cannonade_wire::Role::First { (a, b, game) } else { (b, a, game) }
 }
 
 /// One HTTP request to the app's router from the address 10.0.0.9, with the session cookie
