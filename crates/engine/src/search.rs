@@ -1,7 +1,8 @@
 //! The search: iterative deepening over principal-variation alpha-beta with aspiration
 //! windows, a transposition table, quiescence over tactical moves, check extensions,
 //! null-move pruning, reverse futility and futility pruning, late-move pruning and
-//! reductions (scaled by whether the mover's static value is improving and by history),
+//! reductions (scaled by whether the mover's static value is improving and by history; a
+//! flip counts as a quiet move),
 //! internal iterative reductions, and expectimax with Star1 and Star2 pruning at chance
 //! nodes. It is generic over [`Evaluate`] and monomorphised
 //! per game.
@@ -197,6 +198,8 @@ struct ChanceNode<'a, G: Evaluate> {
     total: i64,
     depth: i32,
     ply: usize,
+    /// Whether the node lies on a principal variation (see [`Searcher::negamax`]).
+    pv: bool,
 }
 
 impl<G: Evaluate> Clone for ChanceNode<'_, G> {
@@ -290,6 +293,12 @@ struct Searcher<'a, G: Evaluate> {
     prune: bool,
     /// 0 for the thread that decides the move, from 1 for the helpers of a Lazy SMP search.
     helper: usize,
+    /// Decision nodes searched as principal-variation nodes (tests count them).
+    #[cfg(test)]
+    pv_nodes: u64,
+    /// Chance nodes reached (tests count them).
+    #[cfg(test)]
+    chance_nodes: u64,
 }
 
 impl<'a, G: Evaluate> Searcher<'a, G> {
@@ -446,7 +455,8 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
     }
 
     /// Searches a child position; the score is from the parent's mover's view.
-    /// `expand` allows a chance child to be expanded outcome by outcome.
+    /// `expand` allows a chance child to be expanded outcome by outcome; `pv` says whether
+    /// the child lies on a principal variation (see [`Self::negamax`]).
     #[allow(clippy::too_many_arguments)]
     fn child(
         &mut self,
@@ -458,20 +468,26 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         ply: usize,
         alpha: i32,
         beta: i32,
+        pv: bool,
     ) -> i32 {
         let flip = child.mover() != parent;
         let (a, b) = if flip { (-beta, -alpha) } else { (alpha, beta) };
         let v = if child.chance_pending() {
-            self.chance(child, expand, depth, ply + 1, a, b)
+            self.chance(child, expand, depth, ply + 1, a, b, pv)
         } else {
             self.enter(child, gives_check);
-            let v = self.negamax(child, depth, ply + 1, a, b, true);
+            let v = self.negamax(child, depth, ply + 1, a, b, true, pv);
             self.leave();
             v
         };
         if flip { -v } else { v }
     }
 
+    /// A decision node. `pv` is false below a node searched with a null window: a chance
+    /// node's outcomes are searched with the wide windows Star1 derives from its bounds, and
+    /// those windows do not make them principal-variation nodes (treated as such, everything
+    /// below a flip was searched without hash cut-offs or forward pruning).
+    #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
         pos: &G,
@@ -480,11 +496,16 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         mut alpha: i32,
         mut beta: i32,
         null_ok: bool,
+        pv: bool,
     ) -> i32 {
         self.ensure_ply(ply);
         self.pv[ply].clear();
         self.evals[ply] = None;
-        let pv_node = beta - alpha > 1;
+        let pv_node = pv && beta - alpha > 1;
+        #[cfg(test)]
+        {
+            self.pv_nodes += pv_node as u64;
+        }
         if ply > 0 {
             if let Some(o) = pos.quick_outcome() {
                 self.nodes += 1;
@@ -583,9 +604,9 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                 self.accs[ply + 1] = self.accs[ply].clone();
                 self.enter(&passed, false);
                 let v = if flip {
-                    -self.negamax(&passed, depth - 1 - r, ply + 1, -beta, -beta + 1, false)
+                    -self.negamax(&passed, depth - 1 - r, ply + 1, -beta, -beta + 1, false, false)
                 } else {
-                    self.negamax(&passed, depth - 1 - r, ply + 1, beta - 1, beta, false)
+                    self.negamax(&passed, depth - 1 - r, ply + 1, beta - 1, beta, false, false)
                 };
                 self.leave();
                 if self.aborted {
@@ -661,7 +682,9 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             }
             // The depth this move would be searched to.
             let lmr_depth = new_depth - r;
-            if !tactical && !child.chance_pending() {
+            // A flip counts as a quiet move: its expected value is near the position's,
+            // and valuing one costs a quiescence search per outcome.
+            if !tactical {
                 quiet_count += 1;
                 if prune_quiets
                     && !gives_check
@@ -685,7 +708,17 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             let mut score;
             searched += 1;
             if searched == 1 {
-                score = self.child(mover, &child, gives_check, expand, new_depth, ply, alpha, beta);
+                score = self.child(
+                    mover,
+                    &child,
+                    gives_check,
+                    expand,
+                    new_depth,
+                    ply,
+                    alpha,
+                    beta,
+                    pv_node,
+                );
             } else {
                 score = self.child(
                     mover,
@@ -696,6 +729,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                     ply,
                     alpha,
                     alpha + 1,
+                    false,
                 );
                 if score > alpha && r > 0 && !self.aborted {
                     score = self.child(
@@ -707,11 +741,21 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                         ply,
                         alpha,
                         alpha + 1,
+                        false,
                     );
                 }
                 if score > alpha && score < beta && !self.aborted {
-                    score =
-                        self.child(mover, &child, gives_check, expand, new_depth, ply, alpha, beta);
+                    score = self.child(
+                        mover,
+                        &child,
+                        gives_check,
+                        expand,
+                        new_depth,
+                        ply,
+                        alpha,
+                        beta,
+                        pv_node,
+                    );
                 }
             }
             if self.aborted {
@@ -901,7 +945,8 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
 
     /// A chance node, valued for its mover: the weighted mean over the outcomes, searched
     /// with Star2 probes and Star1 cut-offs; shallow or far from the root, the weighted static
-    /// value of the outcomes.
+    /// value of the outcomes. `pv`: whether it lies on a principal variation.
+    #[allow(clippy::too_many_arguments)]
     fn chance(
         &mut self,
         pos: &G,
@@ -910,10 +955,15 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         ply: usize,
         alpha: i32,
         beta: i32,
+        pv: bool,
     ) -> i32 {
         self.ensure_ply(ply);
         self.pv[ply].clear();
         self.nodes += 1;
+        #[cfg(test)]
+        {
+            self.chance_nodes += 1;
+        }
         let mut outcomes = std::mem::take(&mut self.outcomes[ply]);
         pos.chance_outcomes(&mut outcomes);
         let total: i64 = outcomes.iter().map(|w| w.weight as i64).sum();
@@ -921,8 +971,15 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             self.eval(pos, ply)
         } else if expand && depth >= CHANCE_EXPAND_DEPTH && ply <= CHANCE_EXPAND_PLY {
             let children: Vec<G> = outcomes.iter().map(|w| resolved(pos, w.outcome)).collect();
-            let node =
-                ChanceNode { pos, outcomes: &outcomes, children: &children, total, depth, ply };
+            let node = ChanceNode {
+                pos,
+                outcomes: &outcomes,
+                children: &children,
+                total,
+                depth,
+                ply,
+                pv: pv && beta - alpha > 1,
+            };
             self.expectimax(&node, alpha, beta)
         } else {
             self.chance_static(pos, &outcomes, total, ply)
@@ -1086,8 +1143,17 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         next.play(mv);
         self.update_acc(child, &next, mv, ply);
         let gives_check = !next.chance_pending() && next.in_check();
-        let v =
-            self.child(child.mover(), &next, gives_check, true, depth - 1, ply, floor - 1, target);
+        let v = self.child(
+            child.mover(),
+            &next,
+            gives_check,
+            true,
+            depth - 1,
+            ply,
+            floor - 1,
+            target,
+            false,
+        );
         if self.aborted || v < floor {
             return None;
         }
@@ -1100,7 +1166,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
     /// found so far and the bounds of the outcomes still to come; a value outside its window
     /// proves the node fails low or high, and the node returns that bound.
     fn star1(&mut self, node: &ChanceNode<G>, bounds: &[(i32, i32)], alpha: i32, beta: i32) -> i32 {
-        let ChanceNode { pos, outcomes, children, total, depth, ply } = *node;
+        let ChanceNode { pos, outcomes, children, total, depth, ply, pv } = *node;
         let (alpha_w, beta_w) = (alpha as i64 * total, beta as i64 * total);
         let mut lo_rest: i64 =
             outcomes.iter().zip(bounds).map(|(w, b)| w.weight as i64 * b.0 as i64).sum();
@@ -1119,9 +1185,9 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             let (ca, cb) = (a.max(-INF as i64) as i32, b.min(INF as i64) as i32);
             self.enter(child, child.in_check());
             let v = if child.mover() == pos.mover() {
-                self.negamax(child, depth, ply + 1, ca, cb, true)
+                self.negamax(child, depth, ply + 1, ca, cb, true, pv)
             } else {
-                -self.negamax(child, depth, ply + 1, -cb, -ca, true)
+                -self.negamax(child, depth, ply + 1, -cb, -ca, true, pv)
             };
             self.leave();
             if self.aborted {
@@ -1261,6 +1327,10 @@ fn searcher<'a, G: Evaluate>(
         star2_min_depth: STAR2_MIN_DEPTH,
         prune: true,
         helper: 0,
+        #[cfg(test)]
+        pv_nodes: 0,
+        #[cfg(test)]
+        chance_nodes: 0,
     }
 }
 
@@ -1371,7 +1441,7 @@ impl<G: Evaluate> Searcher<'_, G> {
                 (-INF, INF)
             };
         loop {
-            let v = self.negamax(pos, depth as i32, 0, alpha, beta, true);
+            let v = self.negamax(pos, depth as i32, 0, alpha, beta, true, true);
             if self.aborted {
                 return v;
             }
@@ -1575,6 +1645,56 @@ mod tests {
                 assert_eq!((result.best, result.score), (Some(last[0].2), last[0].1));
             }
         }
+    }
+
+    /// The outcomes of a roll are searched as principal-variation nodes only when the roll
+    /// itself is on one: Star1 hands them wide windows, but below a null-window search they
+    /// are not PV nodes, and as PV nodes they would get neither hash cut-offs nor pruning.
+    /// Counted over toy trees searched to depth 6 without pruning, PV nodes are 0.9 % of the
+    /// nodes; with every outcome of a roll searched as a PV node they were 2.8 %.
+    #[test]
+    fn rolls_below_a_null_window_are_not_principal_variation_nodes() {
+        for roller_view in [false, true] {
+            let (mut pv_nodes, mut nodes) = (0, 0);
+            for seed in 0..40 {
+                let pos = Dice::new(seed, roller_view);
+                let limits = Limits { depth: Some(6), ..Limits::default() };
+                let (tt, stop, shared) = (Table::new(1), AtomicBool::new(false), Shared::default());
+                let mut s = searcher(&pos, &[], &limits, &stop, &shared, &tt, Style::default());
+                s.prune = false;
+                s.root_depth = 6;
+                s.negamax(&pos, 6, 0, -INF, INF, true, true);
+                pv_nodes += s.pv_nodes;
+                nodes += s.nodes;
+            }
+            assert!(pv_nodes * 60 < nodes, "{pv_nodes} PV nodes of {nodes}");
+        }
+    }
+
+    /// A Banqi flip counts as a quiet move for futility and late-move pruning: at a
+    /// null-window node one ply from the horizon whose static value is far below alpha, only
+    /// the first move is searched, flips included (each valued flip costs a quiescence search
+    /// per face it may show; unpruned, all of them were).
+    #[test]
+    fn a_flip_far_below_alpha_is_pruned_like_a_quiet_move() {
+        use cannonade_banqi::Position as Banqi;
+        let root = Banqi::from_fen(
+            "XXXXXXXX/XXXNXXXX/XXXXXXXX/XXXXXXXX b K1A2B2R2N1C2P5k1a2b2r2n2c2p5 0 1",
+        )
+        .unwrap();
+        let node = Banqi::from_fen(
+            "XXXXXXXX/XXXNXXXX/XXXXXXXX/XXXXnXXX r K1A2B2R2N1C2P5k1a2b2r2n1c2p5 0 2",
+        )
+        .unwrap();
+        let limits = Limits { depth: Some(4), ..Limits::default() };
+        let (tt, stop, shared) = (Table::new(1), AtomicBool::new(false), Shared::default());
+        let mut s = searcher(&root, &[], &limits, &stop, &shared, &tt, Style::default());
+        s.root_depth = 4;
+        s.ensure_ply(1);
+        node.refresh(&mut s.accs[1]);
+        s.enter(&node, false);
+        s.negamax(&node, 1, 1, 2000, 2001, true, false);
+        assert!(s.chance_nodes <= 1, "{} flips searched", s.chance_nodes);
     }
 
     const STAR1_ONLY: i32 = i32::MAX;
