@@ -705,57 +705,21 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             };
             self.played[ply] = Some(pos.move_index(mv));
             self.update_acc(pos, &child, mv, ply);
+            // The child searched to `depth` with the window (`a`, `b`), on a PV or not.
+            let search = |s: &mut Self, depth: i32, a: i32, b: i32, pv: bool| {
+                s.child(mover, &child, gives_check, expand, depth, ply, a, b, pv)
+            };
             let mut score;
             searched += 1;
             if searched == 1 {
-                score = self.child(
-                    mover,
-                    &child,
-                    gives_check,
-                    expand,
-                    new_depth,
-                    ply,
-                    alpha,
-                    beta,
-                    pv_node,
-                );
+                score = search(self, new_depth, alpha, beta, pv_node);
             } else {
-                score = self.child(
-                    mover,
-                    &child,
-                    gives_check,
-                    expand,
-                    new_depth - r,
-                    ply,
-                    alpha,
-                    alpha + 1,
-                    false,
-                );
+                score = search(self, new_depth - r, alpha, alpha + 1, false);
                 if score > alpha && r > 0 && !self.aborted {
-                    score = self.child(
-                        mover,
-                        &child,
-                        gives_check,
-                        expand,
-                        new_depth,
-                        ply,
-                        alpha,
-                        alpha + 1,
-                        false,
-                    );
+                    score = search(self, new_depth, alpha, alpha + 1, false);
                 }
                 if score > alpha && score < beta && !self.aborted {
-                    score = self.child(
-                        mover,
-                        &child,
-                        gives_check,
-                        expand,
-                        new_depth,
-                        ply,
-                        alpha,
-                        beta,
-                        pv_node,
-                    );
+                    score = search(self, new_depth, alpha, beta, pv_node);
                 }
             }
             if self.aborted {
