@@ -1554,16 +1554,29 @@ mod tests {
             .unwrap()
     }
 
-    fn run(pos: &Dice, depth: u32, star2_min_depth: i32) -> SearchResult<u8> {
+    /// `f` given a one-thread searcher rooted at `root`, to `depth`, with a fresh table, in
+    /// `style`, with forward pruning on or off (`prune`).
+    fn with_searcher<G: Evaluate, R>(
+        root: &G,
+        depth: u32,
+        style: Style,
+        prune: bool,
+        f: impl FnOnce(Searcher<'_, G>) -> R,
+    ) -> R {
         let limits = Limits { depth: Some(depth), ..Limits::default() };
-        let tt = Table::new(1);
-        let stop = AtomicBool::new(false);
-        let shared = Shared::default();
-        let mut s = searcher(pos, &[], &limits, &stop, &shared, &tt, Style::default());
-        s.star2_min_depth = star2_min_depth;
+        let (tt, stop, shared) = (Table::new(1), AtomicBool::new(false), Shared::default());
+        let mut s = searcher(root, &[], &limits, &stop, &shared, &tt, style);
+        s.prune = prune;
+        s.root_depth = depth as i32;
+        f(s)
+    }
+
+    fn run(pos: &Dice, depth: u32, star2_min_depth: i32) -> SearchResult<u8> {
         // The reference searches every node to its full depth.
-        s.prune = false;
-        s.iterate(pos, |_| {})
+        with_searcher(pos, depth, Style::default(), false, |mut s| {
+            s.star2_min_depth = star2_min_depth;
+            s.iterate(pos, |_| {})
+        })
     }
 
     /// MultiPV: the k-th line is the k-th best root move with its exact value (each later
@@ -1582,18 +1595,14 @@ mod tests {
                     })
                     .collect();
                 values.sort_by_key(|(v, _)| std::cmp::Reverse(*v));
-                let limits = Limits { depth: Some(depth), ..Limits::default() };
-                let tt = Table::new(1);
-                let stop = AtomicBool::new(false);
-                let shared = Shared::default();
                 let style = Style { lines: 3, ..Style::default() };
-                let mut s = searcher(&pos, &[], &limits, &stop, &shared, &tt, style);
-                s.prune = false;
                 let mut last = Vec::new();
-                let result = s.iterate(&pos, |p| {
-                    if p.depth == depth {
-                        last.push((p.line, p.score, p.pv[0]));
-                    }
+                let result = with_searcher(&pos, depth, style, false, |s| {
+                    s.iterate(&pos, |p| {
+                        if p.depth == depth {
+                            last.push((p.line, p.score, p.pv[0]));
+                        }
+                    })
                 });
                 assert_eq!(last.len(), 3, "seed {seed} depth {depth}");
                 for (i, &(line, score, mv)) in last.iter().enumerate() {
@@ -1622,14 +1631,12 @@ mod tests {
             let (mut pv_nodes, mut nodes) = (0, 0);
             for seed in 0..40 {
                 let pos = Dice::new(seed, roller_view);
-                let limits = Limits { depth: Some(6), ..Limits::default() };
-                let (tt, stop, shared) = (Table::new(1), AtomicBool::new(false), Shared::default());
-                let mut s = searcher(&pos, &[], &limits, &stop, &shared, &tt, Style::default());
-                s.prune = false;
-                s.root_depth = 6;
-                s.negamax(&pos, 6, 0, -INF, INF, true, true);
-                pv_nodes += s.pv_nodes;
-                nodes += s.nodes;
+                let (pv, all) = with_searcher(&pos, 6, Style::default(), false, |mut s| {
+                    s.negamax(&pos, 6, 0, -INF, INF, true, true);
+                    (s.pv_nodes, s.nodes)
+                });
+                pv_nodes += pv;
+                nodes += all;
             }
             assert!(pv_nodes * 60 < nodes, "{pv_nodes} PV nodes of {nodes}");
         }
@@ -1650,15 +1657,14 @@ mod tests {
             "XXXXXXXX/XXXNXXXX/XXXXXXXX/XXXXnXXX r K1A2B2R2N1C2P5k1a2b2r2n1c2p5 0 2",
         )
         .unwrap();
-        let limits = Limits { depth: Some(4), ..Limits::default() };
-        let (tt, stop, shared) = (Table::new(1), AtomicBool::new(false), Shared::default());
-        let mut s = searcher(&root, &[], &limits, &stop, &shared, &tt, Style::default());
-        s.root_depth = 4;
-        s.ensure_ply(1);
-        node.refresh(&mut s.accs[1]);
-        s.enter(&node, false);
-        s.negamax(&node, 1, 1, 2000, 2001, true, false);
-        assert!(s.chance_nodes <= 1, "{} flips searched", s.chance_nodes);
+        let flips = with_searcher(&root, 4, Style::default(), true, |mut s| {
+            s.ensure_ply(1);
+            node.refresh(&mut s.accs[1]);
+            s.enter(&node, false);
+            s.negamax(&node, 1, 1, 2000, 2001, true, false);
+            s.chance_nodes
+        });
+        assert!(flips <= 1, "{flips} flips searched");
     }
 
     const STAR1_ONLY: i32 = i32::MAX;
