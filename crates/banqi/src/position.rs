@@ -116,6 +116,18 @@ impl Position {
         self.pool
     }
 
+    /// The squares holding `piece` face up, as a mask (bit `i` for the square of index `i`).
+    #[inline]
+    pub fn face_up_squares(&self, piece: Piece) -> u32 {
+        self.by_piece[piece.index()]
+    }
+
+    /// The empty squares, as a mask (bit `i` for the square of index `i`).
+    #[inline]
+    pub fn empty_squares(&self) -> u32 {
+        !self.occ
+    }
+
     /// Number of face-down pieces.
     pub fn face_down_count(&self) -> u32 {
         self.down.count_ones()

@@ -48,6 +48,12 @@ impl Square {
         self.0 / 8
     }
 
+    /// The squares sharing an edge with this one, as a mask.
+    #[inline]
+    pub const fn neighbours(self) -> u32 {
+        ADJACENT[self.0 as usize]
+    }
+
     /// The one-bit mask of this square.
     #[inline]
     pub const fn bit(self) -> u32 {

@@ -1,8 +1,9 @@
-//! Properties: the public view never carries a hidden identity, chance weights equal the
-//! face-down counts, and no input string makes a parser panic.
+//! Properties: the public view never carries a hidden identity, the square masks agree with
+//! the cells, chance weights equal the face-down counts, and no input string makes a parser panic.
 
 use crate::{
-    AnyPosition, DealSeed, FullPosition, Options, Piece, Position, Square, deal_from_seed, misty,
+    AnyPosition, Cell, DealSeed, FullPosition, Options, Piece, Position, Square, deal_from_seed,
+    misty,
 };
 use cannonade_core::{MoveBuf, Rules, Weighted};
 use cannonade_geom::SplitMix64;
@@ -46,6 +47,37 @@ proptest! {
                 prop_assert_eq!(format!("{q:?}"), format!("{p:?}"));
                 prop_assert_eq!(q.pretty(), p.pretty());
                 prop_assert_eq!(q.hash(), p.hash());
+            }
+            if !matches!(f.next(), cannonade_core::Next::Player(_)) { break; }
+            f.legal_moves(&mut buf);
+            let mv = buf[rng.below(buf.len() as u64) as usize];
+            f.play(mv);
+        }
+    }
+
+    /// The square masks the evaluation reads agree with the cells at every position of
+    /// random games: each piece's face-up squares, the empty squares, and each square's
+    /// neighbours (the squares one step away along a file or rank).
+    #[test]
+    fn square_masks_agree_with_the_cells(seed in any::<u64>()) {
+        for sq in Square::ALL {
+            let near = Square::ALL.into_iter().filter(|o| {
+                sq.file().abs_diff(o.file()) + sq.rank().abs_diff(o.rank()) == 1
+            });
+            prop_assert_eq!(sq.neighbours(), near.map(|o| o.bit()).sum::<u32>());
+        }
+        let mut f = deal_from_seed(&Position::startpos(), &seed_of(seed));
+        let mut rng = SplitMix64(seed);
+        let mut buf = MoveBuf::new();
+        for _ in 0..400 {
+            let p = f.redact();
+            for sq in Square::ALL {
+                let cell = p.cell(sq);
+                prop_assert_eq!(p.empty_squares() & sq.bit() != 0, cell == Cell::Empty);
+                for piece in Piece::ALL {
+                    let up = p.face_up_squares(piece) & sq.bit() != 0;
+                    prop_assert_eq!(up, cell == Cell::FaceUp(piece));
+                }
             }
             if !matches!(f.next(), cannonade_core::Next::Player(_)) { break; }
             f.legal_moves(&mut buf);

@@ -12,43 +12,62 @@ use crate::params::{
 use cannonade_banqi::{CannonRule, Cell, Colour, Kind, Move, Piece, Position, Square};
 
 /// Whether a piece of kind `a` can ever take one of kind `t` under the cannon rule.
-fn can_take(a: Kind, t: Kind, cannon: CannonRule) -> bool {
+const fn can_take(a: Kind, t: Kind, cannon: CannonRule) -> bool {
     match (a, cannon) {
         (Kind::Cannon, CannonRule::Jump) => true,
-        _ => a.takes_by_step(t, cannon == CannonRule::Step),
+        _ => a.takes_by_step(t, matches!(cannon, CannonRule::Step)),
     }
 }
 
-/// The value of each of `colour`'s kinds in this position: its base value, plus the enemy
-/// pieces (face up or down) it can take, less those that can take it.
-fn kind_values(pos: &Position, colour: Colour, cannon: CannonRule) -> [i32; 7] {
-    let enemy = colour.other();
-    let mut enemy_count = [0i32; 7];
-    for sq in (0..32).filter_map(Square::new) {
-        if let Cell::FaceUp(p) = pos.cell(sq)
-            && p.colour() == enemy
-        {
-            enemy_count[p.kind() as usize] += 1;
+/// Per cannon rule (`Jump`, `Step`), kind `k` and enemy kind `t`: what each enemy piece of
+/// kind `t` (face up or down) adds to the value of kind `k`, as prey less as predator. A
+/// table, because the evaluation is most of the time a Banqi search spends.
+const KIND_WEIGHTS: [[[i32; 7]; 7]; 2] = {
+    let mut out = [[[0; 7]; 7]; 2];
+    let rules = [CannonRule::Jump, CannonRule::Step];
+    let mut r = 0;
+    while r < 2 {
+        let mut k = 0;
+        while k < 7 {
+            let mut t = 0;
+            while t < 7 {
+                let (kind, target) = (Kind::ALL[k], Kind::ALL[t]);
+                if can_take(kind, target, rules[r]) {
+                    out[r][k][t] += BANQI_PREY;
+                }
+                if can_take(target, kind, rules[r]) {
+                    out[r][k][t] -= BANQI_PREDATOR;
+                }
+                t += 1;
+            }
+            k += 1;
         }
+        r += 1;
     }
-    for k in Kind::ALL {
-        enemy_count[k as usize] += pos.pool_count(Piece::new(enemy, k)) as i32;
-    }
+    out
+};
+
+/// The value of each of `colour`'s kinds, from `counts` (every piece on the board or in the
+/// pool, by piece index): its base value, plus the enemy pieces it can take, less those that
+/// can take it.
+fn kind_values(counts: &[i32; 14], colour: Colour, cannon: CannonRule) -> [i32; 7] {
+    let weights = &KIND_WEIGHTS[(cannon == CannonRule::Step) as usize];
+    let enemy = &counts[colour.other().index() * 7..][..7];
     let mut values = [0; 7];
-    for k in Kind::ALL {
-        let mut v = BANQI_VALUES[k as usize];
-        for t in Kind::ALL {
-            let n = enemy_count[t as usize];
-            if can_take(k, t, cannon) {
-                v += BANQI_PREY * n;
-            }
-            if can_take(t, k, cannon) {
-                v -= BANQI_PREDATOR * n;
-            }
-        }
-        values[k as usize] = v.max(10);
+    for k in 0..7 {
+        let v: i32 = weights[k].iter().zip(enemy).map(|(w, n)| w * n).sum();
+        values[k] = (BANQI_VALUES[k] + v).max(10);
     }
     values
+}
+
+/// The squares of a mask (bit `i` for the square of index `i`), lowest first.
+fn squares(mut mask: u32) -> impl Iterator<Item = Square> {
+    std::iter::from_fn(move || {
+        let sq = *Square::ALL.get(mask.trailing_zeros() as usize)?;
+        mask &= mask - 1;
+        Some(sq)
+    })
 }
 
 /// The cell at (`file`, `rank`); `None` off the board.
@@ -169,8 +188,19 @@ impl Evaluate for Position {
     fn evaluate(&self) -> i32 {
         let Some(us) = self.turn() else { return 0 };
         let cannon = self.options().cannon;
-        let values =
-            [kind_values(self, Colour::Red, cannon), kind_values(self, Colour::Black, cannon)];
+        // Every piece counted by kind, face up or down, and where the face-up ones stand.
+        let mut counts = [0i32; 14];
+        let mut face_up = 0u32;
+        for (p, (count, &down)) in Piece::ALL.into_iter().zip(counts.iter_mut().zip(&self.pool())) {
+            let mask = self.face_up_squares(p);
+            *count = down as i32 + mask.count_ones() as i32;
+            face_up |= mask;
+        }
+        let empty = self.empty_squares();
+        let values = [
+            kind_values(&counts, Colour::Red, cannon),
+            kind_values(&counts, Colour::Black, cannon),
+        ];
         let mut material = [0i32; 2];
         for c in Colour::BOTH {
             for k in Kind::ALL {
@@ -189,8 +219,10 @@ impl Evaluate for Position {
         let mut cannons = [[Square::ALL[0]; 2]; 2];
         let mut cannon_count = [0; 2];
         let mut mobility = [0i32; 2];
-        for sq in (0..32).filter_map(Square::new) {
-            let Cell::FaceUp(p) = self.cell(sq) else { continue };
+        for (p, sq) in Piece::ALL
+            .into_iter()
+            .flat_map(|p| squares(self.face_up_squares(p)).map(move |sq| (p, sq)))
+        {
             let c = p.colour();
             match p.kind() {
                 Kind::General => generals[c.index()] = Some(sq),
@@ -203,18 +235,11 @@ impl Evaluate for Position {
             }
             let v = values[c.index()][p.kind() as usize];
             material[c.index()] += v;
-            let (f, r) = (sq.file() as i32, sq.rank() as i32);
             let mut attacked = false;
             let mut defended = false;
-            for (df, dr) in STEPS {
-                let q = match cell_at(self, f + df, r + dr) {
-                    Some(Cell::FaceUp(q)) => q,
-                    Some(Cell::Empty) => {
-                        mobility[c.index()] += 1;
-                        continue;
-                    }
-                    _ => continue,
-                };
+            mobility[c.index()] += (sq.neighbours() & empty).count_ones() as i32;
+            for next in squares(sq.neighbours() & face_up) {
+                let Cell::FaceUp(q) = self.cell(next) else { continue };
                 if q.colour() == c {
                     defended |= q.kind() != Kind::Cannon || step_rule;
                 } else if q.kind() != Kind::Cannon || step_rule {
