@@ -16,7 +16,7 @@ use crate::full::FullPosition;
 use crate::notation::{MoveError, MoveSyntax};
 use crate::piece::Piece;
 use crate::position::Position;
-use crate::square::{Square, squares};
+use crate::square::Square;
 use cannonade_core::Rules;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng, TryRngCore};
@@ -154,8 +154,7 @@ pub fn deal_from_seed(start: &Position, seed: &DealSeed) -> FullPosition {
     let mut public = start.clone();
     public.pending = None;
     public.hash = public.compute_hash();
-    let ids: Vec<(Square, Piece)> =
-        squares(public.down).map(|sq| Square::ALL[sq as usize]).zip(pieces).collect();
+    let ids: Vec<(Square, Piece)> = Square::in_mask(public.down).zip(pieces).collect();
     match FullPosition::new(public, &ids) {
         Ok(full) => full,
         // The pieces are exactly the pool and the squares exactly the face-down ones.

@@ -48,6 +48,12 @@ impl Square {
         self.0 / 8
     }
 
+    /// The squares of a mask (bit `i` for the square of index `i`), lowest first.
+    #[inline]
+    pub fn in_mask(mask: u32) -> impl Iterator<Item = Square> {
+        squares(mask).map(Square)
+    }
+
     /// The squares sharing an edge with this one, as a mask.
     #[inline]
     pub const fn neighbours(self) -> u32 {

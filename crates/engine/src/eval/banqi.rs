@@ -61,15 +61,6 @@ fn kind_values(counts: &[i32; 14], colour: Colour, cannon: CannonRule) -> [i32; 
     values
 }
 
-/// The squares of a mask (bit `i` for the square of index `i`), lowest first.
-fn squares(mut mask: u32) -> impl Iterator<Item = Square> {
-    std::iter::from_fn(move || {
-        let sq = *Square::ALL.get(mask.trailing_zeros() as usize)?;
-        mask &= mask - 1;
-        Some(sq)
-    })
-}
-
 /// The cell at (`file`, `rank`); `None` off the board.
 fn cell_at(pos: &Position, file: i32, rank: i32) -> Option<Cell> {
     if !(0..8).contains(&file) || !(0..4).contains(&rank) {
@@ -221,7 +212,7 @@ impl Evaluate for Position {
         let mut mobility = [0i32; 2];
         for (p, sq) in Piece::ALL
             .into_iter()
-            .flat_map(|p| squares(self.face_up_squares(p)).map(move |sq| (p, sq)))
+            .flat_map(|p| Square::in_mask(self.face_up_squares(p)).map(move |sq| (p, sq)))
         {
             let c = p.colour();
             match p.kind() {
@@ -238,7 +229,7 @@ impl Evaluate for Position {
             let mut attacked = false;
             let mut defended = false;
             mobility[c.index()] += (sq.neighbours() & empty).count_ones() as i32;
-            for next in squares(sq.neighbours() & face_up) {
+            for next in Square::in_mask(sq.neighbours() & face_up) {
                 let Cell::FaceUp(q) = self.cell(next) else { continue };
                 if q.colour() == c {
                     defended |= q.kind() != Kind::Cannon || step_rule;
