@@ -6,9 +6,14 @@ set -euo pipefail
 BIN=$(realpath "${1:-target/debug/cannonade}")
 WORK=$(mktemp -d)
 SESSION="cannonade-smoke-$$"
-trap 'tmux kill-session -t "$SESSION" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+# A tmux server of our own (its socket in $WORK), kept alive by an idle session for the whole
+# run: killing the last session makes a tmux server exit, and a `new-session` that reaches the
+# exiting server fails with "server exited unexpectedly" (2 runs in 15 did, and one CI run).
+tm() { tmux -S "$WORK/tmux.sock" "$@"; }
+trap 'tm kill-server 2>/dev/null || true; rm -rf "$WORK"' EXIT
+tm -u new-session -d -s keeper "sleep 100000"
 
-screen() { tmux capture-pane -p -t "$SESSION"; }
+screen() { tm capture-pane -p -t "$SESSION"; }
 
 fail() {
     echo "FAIL: $*" >&2
@@ -26,15 +31,15 @@ wait_for() {
     fail "the screen never showed: $1"
 }
 
-keys() { tmux send-keys -t "$SESSION" "$@"; }
+keys() { tm send-keys -t "$SESSION" "$@"; }
 # Sends a text literally (no key names).
-type_text() { tmux send-keys -t "$SESSION" -l "$1"; }
+type_text() { tm send-keys -t "$SESSION" -l "$1"; }
 
 start() {
-    tmux kill-session -t "$SESSION" 2>/dev/null || true
+    tm kill-session -t "$SESSION" 2>/dev/null || true
     # -u: UTF-8 even where no locale says so (CI); after the board quits, the shell reports
     # its exit status and whether the terminal is back in cooked (canonical) mode.
-    tmux -u new-session -d -s "$SESSION" -x 100 -y 32 -c "$WORK" \
+    tm -u new-session -d -s "$SESSION" -x 100 -y 32 -c "$WORK" \
         "$BIN play $*; echo EXITED \$?; stty -a | tr ' ;' '\n\n' | grep -qx icanon && echo COOKED; sleep 30"
 }
 
@@ -141,7 +146,7 @@ check "SIGTERM restores the terminal and saves the game"
 # game instead of spinning on the dead terminal (crossterm's read loop did, at full CPU).
 start_after_h2e2
 rm -f "$WORK"/cannonade-xiangqi-interrupted.*
-tmux kill-session -t "$SESSION"
+tm kill-session -t "$SESSION"
 for _ in $(seq 50); do
     pgrep -f "^$BIN play xiangqi\$" >/dev/null || break
     sleep 0.1
