@@ -238,7 +238,7 @@ impl<W: Write + Send + 'static> Session<W> {
             "evalfile" => {
                 let path = value_of("path")?;
                 let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-                cannonade_engine::nnue::Network::use_xiangqi_file(&bytes)
+                cannonade_engine::nnue::Network::use_file(&bytes)
                     .map_err(|e| format!("{path}: {e}"))?;
                 self.switch_evaluation(true);
             }
@@ -254,12 +254,12 @@ impl<W: Write + Send + 'static> Session<W> {
         Ok(())
     }
 
-    /// Evaluates Xiangqi with the loaded network (`true`) or the hand-written evaluation.
+    /// Evaluates with the networks (`true`) or the hand-written evaluations.
     fn switch_evaluation(&mut self, network: bool) {
         self.stop_search();
         // A different evaluation scores differently: old table entries would mislead.
         self.with_engine(Engine::clear);
-        cannonade_engine::use_xiangqi_network(network);
+        cannonade_engine::use_networks(network);
     }
 
     /// Runs `f` on the engine (no search is running when this is called).

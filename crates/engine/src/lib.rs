@@ -35,7 +35,7 @@ mod search;
 mod smp_tests;
 mod tt;
 
-pub use eval::use_xiangqi_network;
+pub use eval::use_networks;
 pub use game::Evaluate;
 pub use level::{ELO_RANGE, Level};
 pub use limits::{Clock, Limits};

@@ -75,8 +75,8 @@ pub struct Style {
     pub noise: i32,
     /// Seed of the noise, so one search is consistent with itself.
     pub seed: u64,
-    /// Xiangqi by the hand-written evaluation rather than the network (the levels below 10,
-    /// whose ladder was measured with it).
+    /// The hand-written evaluations rather than the networks (the levels below 10, whose
+    /// ladders were measured with them).
     pub classical: bool,
     /// How many best lines to search and report (MultiPV); 0 and 1 both mean one. The
     /// second line is the best with the first's move excluded at the root, and so on.

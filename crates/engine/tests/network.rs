@@ -1,35 +1,38 @@
-//! Searches with a Xiangqi network keep its accumulators up to date through every kind of
-//! node (moves, null moves, quiescence, repetitions). The search checks each static value
+//! Searches with a Xiangqi or Chess-Battle network keep its accumulators up to date through
+//! every kind of node (moves, null moves, quiescence, repetitions; shots and last-rank moves). The search checks each static value
 //! against one computed from scratch under debug assertions, which tests run with.
 //!
 //! A test binary of its own: loading a network switches the evaluation for the whole
 //! process.
 
-use cannonade_engine::nnue::{self, Network};
-use cannonade_engine::{Limits, search, use_xiangqi_network};
+use cannonade_engine::nnue::{self, NetGame, Network};
+use cannonade_engine::{Limits, search, use_networks};
 use cannonade_geom::SplitMix64;
 use cannonade_xiangqi::Position;
 use std::sync::atomic::AtomicBool;
 
-/// Small pseudo-random weights: the accumulator's arithmetic does not care what they mean.
-fn random_network() -> Vec<u8> {
+/// Small pseudo-random weights for a network of `inputs` inputs: the accumulator's
+/// arithmetic does not care what they mean.
+fn random_network(inputs: usize) -> Vec<u8> {
     let mut rng = SplitMix64(11);
     let mut small = |m: u64| (rng.below(2 * m + 1) as i64 - m as i64) as i16;
-    let input: Vec<i16> = (0..nnue::XIANGQI_INPUTS * nnue::HIDDEN).map(|_| small(60)).collect();
+    let input: Vec<i16> = (0..inputs * nnue::HIDDEN).map(|_| small(60)).collect();
     let bias: Vec<i16> = (0..nnue::HIDDEN).map(|_| small(100)).collect();
     let output: Vec<i16> = (0..2 * nnue::HIDDEN).map(|_| small(60)).collect();
     nnue::write_network(300.0, &input, &bias, &output, 0)
 }
 
+/// One test for both games: the network switch is the whole process's.
 #[test]
 fn searches_with_a_network_keep_its_accumulators_up_to_date() {
-    Network::use_xiangqi_file(&random_network()).unwrap();
-    use_xiangqi_network(true);
+    let game = Network::use_file(&random_network(nnue::XIANGQI_INPUTS)).unwrap();
+    assert_eq!(game, NetGame::Xiangqi);
+    use_networks(true);
     let start = Position::startpos();
     let net = Network::xiangqi();
     assert_eq!(
         cannonade_engine::evaluate_any(&cannonade_games::AnyGame::Xiangqi(start.clone())),
-        net.evaluate_position(&start),
+        net.evaluate_position(&start, 0),
         "the network evaluates"
     );
     for fen in [
@@ -44,5 +47,30 @@ fn searches_with_a_network_keep_its_accumulators_up_to_date() {
         let r = search(&pos, &[], &limits, &AtomicBool::new(false), |_| {});
         assert!(r.best.is_some(), "{fen}");
     }
-    use_xiangqi_network(false);
+
+    let game = Network::use_file(&random_network(nnue::BATTLE_INPUTS)).unwrap();
+    assert_eq!(game, NetGame::ChessBattle);
+    // Loaded once per game: a second file is refused.
+    let again = Network::use_file(&random_network(nnue::BATTLE_INPUTS));
+    assert_eq!(again.unwrap_err(), nnue::NetworkError::InUse(NetGame::ChessBattle));
+    let start = cannonade_battle::Position::startpos();
+    let net = Network::battle().unwrap();
+    assert_eq!(
+        cannonade_engine::evaluate_any(&cannonade_games::AnyGame::ChessBattle(start.clone())),
+        net.evaluate_position(&start, 0),
+        "the network evaluates"
+    );
+    for fen in [
+        "gcmbhmcg/sssstsss/2ssssssss2/12/12/12/12/12/12/2SSSSSSSS2/SSSSTSSS/GCMBHMCG r 0 1",
+        // Soldiers one step from their last rank, guns with targets, headquarters near the
+        // middle files.
+        "g2bh3/2S5/3s8/5m6/12/12/12/12/5C6/4G7/2s5/3H4 r 0 1",
+        "g2bh3/2S5/3s8/5m6/12/12/12/12/5C6/4G7/2s5/5H2 w 0 1",
+    ] {
+        let pos = cannonade_battle::Position::from_fen(fen).unwrap();
+        let limits = Limits { depth: Some(5), ..Limits::default() };
+        let r = search(&pos, &[], &limits, &AtomicBool::new(false), |_| {});
+        assert!(r.best.is_some(), "{fen}");
+    }
+    use_networks(false);
 }

@@ -1,24 +1,25 @@
 //! Training positions: the lines `cannonade selfplay` writes (`FEN | score | result`, score
-//! and result from Red's view), kept as their pieces with the score and result from the side
-//! to move's view. The network's inputs are computed per batch, so that a position can be
-//! seen mirrored left to right as well (the game is symmetric), doubling what the data shows.
+//! and result from the first seat's view), kept as their pieces with the score and result
+//! from the side to move's view. The network's inputs are computed per batch, so that a
+//! position can be seen mirrored left to right as well (the games are symmetric), doubling
+//! what the data shows.
 
 use anyhow::{Context, Result};
-use cannonade_engine::nnue::{mirrors, xiangqi_feature};
-use cannonade_geom::bits::Bits128;
-use cannonade_xiangqi::{Colour, Kind, Piece, Position};
+use cannonade_core::Side;
+use cannonade_engine::nnue::{Features, NetGame};
 use std::io::BufRead;
 
-/// Most pieces on a board, so most active inputs per side.
-pub const MAX_ACTIVE: usize = 32;
+/// Most pieces on a board (Chess-Battle starts with 48), so most active inputs per side.
+pub const MAX_ACTIVE: usize = 64;
 
-/// One position: its pieces (piece index and point), the side to move, and the search score
-/// and game result from the side to move's view.
+/// One position: its game, its pieces (seat · 7 + kind, and square), the side to move, and
+/// the search score and game result from the side to move's view.
 #[derive(Clone, Copy)]
 pub struct Sample {
+    game: NetGame,
     pieces: [(u8, u8); MAX_ACTIVE],
     count: u8,
-    red_to_move: bool,
+    first_to_move: bool,
     pub score: f32,
     pub result: f32,
 }
@@ -31,45 +32,62 @@ pub struct Inputs {
 }
 
 impl Sample {
-    /// The inputs of the position, or of its mirror image left to right when `flip`.
+    /// The inputs of the position, or of its mirror image left to right when `flip` (the
+    /// games are symmetric, so the mirror image is worth the same).
     pub fn inputs(&self, flip: bool) -> Inputs {
+        match self.game {
+            NetGame::Xiangqi => self.inputs_as::<cannonade_xiangqi::Position>(flip),
+            NetGame::ChessBattle => self.inputs_as::<cannonade_battle::Position>(flip),
+        }
+    }
+
+    fn inputs_as<P: Features>(&self, flip: bool) -> Inputs {
         let pieces = &self.pieces[..self.count as usize];
-        let point = |sq: u8| if flip { sq - sq % 9 + (8 - sq % 9) } else { sq };
-        let general = |c: Colour| {
-            pieces
-                .iter()
-                .find(|&&(p, _)| Piece::from_index(p as usize) == Piece::new(c, Kind::General))
-                .map_or(4, |&(_, sq)| point(sq) % 9)
+        let square = |sq: u8| if flip { P::mirror_square(sq) } else { sq };
+        // The royal piece is kind 0 in every game with a network.
+        let royal = |seat: usize| {
+            let code = (seat * 7) as u8;
+            pieces.iter().find(|&&(p, _)| p == code).map_or(0, |&(_, sq)| square(sq))
         };
-        let stm = if self.red_to_move { Colour::Red } else { Colour::Black };
-        let (own_mirror, other_mirror) = (mirrors(general(stm)), mirrors(general(!stm)));
+        let stm = if self.first_to_move { 0 } else { 1 };
+        let (own_mirror, other_mirror) = (P::mirrors(royal(stm)), P::mirrors(royal(1 - stm)));
         let mut out = Inputs { own: [0; MAX_ACTIVE], other: [0; MAX_ACTIVE], count: pieces.len() };
         for (i, &(p, sq)) in pieces.iter().enumerate() {
-            let (piece, sq) = (Piece::from_index(p as usize), point(sq));
-            out.own[i] = xiangqi_feature(stm, own_mirror, piece, sq) as u16;
-            out.other[i] = xiangqi_feature(!stm, other_mirror, piece, sq) as u16;
+            let (owner, kind, sq) = (p as usize / 7, p as usize % 7, square(sq));
+            out.own[i] = P::feature(stm, own_mirror, owner, kind, sq) as u16;
+            out.other[i] = P::feature(1 - stm, other_mirror, owner, kind, sq) as u16;
         }
         out
     }
+
+    /// Takes the pieces and side to move of `pos`; `None` if it has too many pieces.
+    fn fill<P: Features>(mut self, pos: &P) -> Option<Sample> {
+        self.first_to_move = pos.mover() == Side::First;
+        let mut fits = true;
+        pos.for_each_piece(|owner, kind, sq| match self.pieces.get_mut(self.count as usize) {
+            Some(slot) => {
+                *slot = ((owner * 7 + kind) as u8, sq);
+                self.count += 1;
+            }
+            None => fits = false,
+        });
+        fits.then_some(self)
+    }
 }
 
-/// Reads a line; `None` for a line that is not a valid sample.
-pub fn parse(line: &str) -> Option<Sample> {
+/// Reads a line of `game`; `None` for a line that is not a valid sample.
+pub fn parse(line: &str, game: NetGame) -> Option<Sample> {
     let mut parts = line.split('|').map(str::trim);
-    let pos = Position::from_fen(parts.next()?).ok()?;
+    let fen = parts.next()?;
     let score: f32 = parts.next()?.parse().ok()?;
     let result: f32 = parts.next()?.parse().ok()?;
-    let red_to_move = pos.side_to_move() == Colour::Red;
-    let mut s = Sample { pieces: [(0, 0); MAX_ACTIVE], count: 0, red_to_move, score, result };
-    for c in [Colour::Red, Colour::Black] {
-        for k in Kind::ALL {
-            for sq in Bits128(pos.pieces(c, k)) {
-                s.pieces[s.count as usize] = (Piece::new(c, k).index() as u8, sq);
-                s.count += 1;
-            }
-        }
-    }
-    if !red_to_move {
+    let empty =
+        Sample { game, pieces: [(0, 0); MAX_ACTIVE], count: 0, first_to_move: true, score, result };
+    let mut s = match game {
+        NetGame::Xiangqi => empty.fill(&cannonade_xiangqi::Position::from_fen(fen).ok()?),
+        NetGame::ChessBattle => empty.fill(&cannonade_battle::Position::from_fen(fen).ok()?),
+    }?;
+    if !s.first_to_move {
         s.score = -s.score;
         s.result = 1.0 - s.result;
     }
@@ -77,14 +95,14 @@ pub fn parse(line: &str) -> Option<Sample> {
 }
 
 /// Reads every file; returns the samples and how many lines were skipped.
-pub fn load(paths: &[String]) -> Result<(Vec<Sample>, usize)> {
+pub fn load(paths: &[String], game: NetGame) -> Result<(Vec<Sample>, usize)> {
     let mut samples = Vec::new();
     let mut skipped = 0;
     for path in paths {
         let file = std::fs::File::open(path).with_context(|| format!("opening {path}"))?;
         for line in std::io::BufReader::new(file).lines() {
             let line = line.with_context(|| format!("reading {path}"))?;
-            match parse(&line) {
+            match parse(&line, game) {
                 Some(s) => samples.push(s),
                 None => skipped += 1,
             }
@@ -96,7 +114,7 @@ pub fn load(paths: &[String]) -> Result<(Vec<Sample>, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cannonade_engine::nnue::xiangqi_features;
+    use cannonade_engine::nnue::features;
 
     fn sorted(v: &[u16]) -> Vec<u16> {
         let mut v = v.to_vec();
@@ -104,54 +122,91 @@ mod tests {
         v
     }
 
-    /// The inputs are the engine's, from the side to move's view, and the mirror image's
-    /// inputs are those of the mirrored position.
+    /// The sample of `fen` has the engine's inputs from the side to move's view, and its
+    /// mirror image has those of `mirror`, the position reflected left to right.
+    fn inputs_are_the_engines<P: Features>(
+        game: NetGame,
+        read: fn(&str) -> P,
+        pairs: &[(&str, &str)],
+    ) {
+        for &(fen, mirror) in pairs {
+            let s = parse(&format!("{fen} | 40 | 1"), game).unwrap();
+            let pos = read(fen);
+            let stm = pos.mover().index();
+            let want = |p: &P, side| {
+                let mut v: Vec<u16> = features(p, side).into_iter().map(|f| f as u16).collect();
+                v.sort_unstable();
+                v
+            };
+            let inputs = s.inputs(false);
+            assert_eq!(sorted(&inputs.own[..inputs.count]), want(&pos, stm), "{fen}");
+            assert_eq!(sorted(&inputs.other[..inputs.count]), want(&pos, 1 - stm), "{fen}");
+            let flipped = s.inputs(true);
+            let mirror = read(mirror);
+            assert_eq!(sorted(&flipped.own[..flipped.count]), want(&mirror, stm), "{fen}");
+            assert_eq!(sorted(&flipped.other[..flipped.count]), want(&mirror, 1 - stm), "{fen}");
+        }
+    }
+
     #[test]
-    fn inputs_are_the_engines() {
-        let fens = [
+    fn xiangqi_inputs_are_the_engines() {
+        use cannonade_xiangqi::Position;
+        let pairs = [
             (
                 "2bak4/4a4/4b1n2/p3c3p/2p3p2/6P2/P3P3P/2N1B1C2/4A4/2BAK4 w - - 0 1",
                 "4kab2/4a4/2n1b4/p3c3p/2p3p2/2P6/P3P3P/2C1B1N2/4A4/4KAB2 w - - 0 1",
             ),
             ("3k5/9/9/9/9/2C6/9/9/9/5K3 b - - 0 1", "5k3/9/9/9/9/6C2/9/9/9/3K5 b - - 0 1"),
         ];
-        for (fen, mirror) in fens {
-            let s = parse(&format!("{fen} | 40 | 1")).unwrap();
-            let pos = Position::from_fen(fen).unwrap();
-            let stm = pos.side_to_move();
-            let want = |p: &Position, side| {
-                let mut v: Vec<u16> = xiangqi_features(p, side).map(|f| f as u16).collect();
-                v.sort_unstable();
-                v
-            };
-            let inputs = s.inputs(false);
-            assert_eq!(sorted(&inputs.own[..inputs.count]), want(&pos, stm));
-            assert_eq!(sorted(&inputs.other[..inputs.count]), want(&pos, !stm));
-            let flipped = s.inputs(true);
-            let mirror = Position::from_fen(mirror).unwrap();
-            assert_eq!(sorted(&flipped.own[..flipped.count]), want(&mirror, stm));
-            assert_eq!(sorted(&flipped.other[..flipped.count]), want(&mirror, !stm));
-        }
+        inputs_are_the_engines(NetGame::Xiangqi, |f| Position::from_fen(f).unwrap(), &pairs);
+    }
+
+    #[test]
+    fn battle_inputs_are_the_engines() {
+        use cannonade_battle::Position;
+        let pairs = [
+            (
+                "gcmbhmcg/sssstsss/2ssssssss2/12/12/12/12/12/12/2SSSSSSSS2/SSSSTSSS/GCMBHMCG r 0 1",
+                "gcmhbmcg/ssstssss/2ssssssss2/12/12/12/12/12/12/2SSSSSSSS2/SSSTSSSS/GCMHBMCG r 0 1",
+            ),
+            (
+                "4h3/8/12/12/3G8/12/12/12/12/12/8/2H5 w 0 1",
+                "3h4/8/12/12/8G3/12/12/12/12/12/8/5H2 w 0 1",
+            ),
+        ];
+        inputs_are_the_engines(NetGame::ChessBattle, |f| Position::from_fen(f).unwrap(), &pairs);
     }
 
     #[test]
     fn lines_read_from_the_side_to_moves_view() {
-        let red =
-            parse("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 | 40 | 1")
-                .unwrap();
+        let game = NetGame::Xiangqi;
+        let red = parse(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 | 40 | 1",
+            game,
+        )
+        .unwrap();
         assert_eq!((red.count, red.score, red.result), (32, 40.0, 1.0));
-        let black =
-            parse("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C4C2/9/RNBAKABNR b - - 1 1 | 40 | 1")
-                .unwrap();
+        let black = parse(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C4C2/9/RNBAKABNR b - - 1 1 | 40 | 1",
+            game,
+        )
+        .unwrap();
         assert_eq!((black.score, black.result), (-40.0, 0.0));
         // The start seen by either side to move gives that side the same inputs.
         let start_black = parse(
             "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1 | 0 | 0.5",
+            game,
         )
         .unwrap();
         let (a, b) = (red.inputs(false), start_black.inputs(false));
         assert_eq!(sorted(&a.own), sorted(&b.own));
-        assert!(parse("not a position | 1 | 1").is_none());
-        assert!(parse("4k4/9/9/9/9/9/9/9/9/4K4 w | x | 1").is_none());
+        assert!(parse("not a position | 1 | 1", game).is_none());
+        assert!(parse("4k4/9/9/9/9/9/9/9/9/4K4 w | x | 1", game).is_none());
+        // A line of another game is not a sample of this one.
+        let battle_start =
+            "gcmbhmcg/sssstsss/2ssssssss2/12/12/12/12/12/12/2SSSSSSSS2/SSSSTSSS/GCMBHMCG r 0 1";
+        assert!(parse(&format!("{battle_start} | 0 | 0.5"), game).is_none());
+        let s = parse(&format!("{battle_start} | 0 | 0.5"), NetGame::ChessBattle).unwrap();
+        assert_eq!(s.count, 48);
     }
 }

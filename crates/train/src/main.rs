@@ -1,8 +1,10 @@
-//! `cannonade-train`: trains the engine's Xiangqi network on the positions `cannonade
-//! selfplay` writes, and saves it in the engine's format (`cannonade_engine::nnue`).
+//! `cannonade-train`: trains a network of the engine (Xiangqi or Chess-Battle) on the
+//! positions `cannonade selfplay` writes, and saves it in the engine's format
+//! (`cannonade_engine::nnue`).
 //!
 //! ```text
 //! cannonade-train --data a.txt --data b.txt --out xiangqi.nnue
+//! cannonade-train --game chessbattle --data battle.txt --out battle.nnue
 //! ```
 //!
 //! The target of a position blends its search score, mapped to an expected result by a
@@ -14,6 +16,7 @@ mod data;
 mod model;
 
 use anyhow::{Result, bail};
+use cannonade_engine::nnue::NetGame;
 use cannonade_geom::random::SplitMix64;
 use clap::Parser;
 use data::Sample;
@@ -21,8 +24,11 @@ use model::{Adam, Params};
 use std::time::Instant;
 
 #[derive(Parser)]
-#[command(name = "cannonade-train", about = "Trains the engine's Xiangqi network")]
+#[command(name = "cannonade-train", about = "Trains a network of the engine")]
 struct Args {
+    /// The game of the positions: xiangqi or chessbattle.
+    #[arg(long, default_value = "xiangqi", value_parser = parse_game)]
+    game: NetGame,
     /// A file of `cannonade selfplay` positions (repeat for several).
     #[arg(long, required = true)]
     data: Vec<String>,
@@ -50,6 +56,15 @@ struct Args {
     /// Seed of the shuffle and the initial weights.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+}
+
+/// The games with networks, by the names `cannonade selfplay --game` takes.
+fn parse_game(name: &str) -> Result<NetGame, String> {
+    match name.to_ascii_lowercase().replace('-', "").as_str() {
+        "xiangqi" => Ok(NetGame::Xiangqi),
+        "chessbattle" | "battle" => Ok(NetGame::ChessBattle),
+        _ => Err(format!("'{name}': the games with networks are xiangqi and chessbattle")),
+    }
 }
 
 fn shuffle(samples: &mut [Sample], rng: &mut SplitMix64) {
@@ -95,7 +110,7 @@ fn mean_loss(p: &Params, samples: &[Sample], scale: f32, lambda: f32) -> f64 {
 fn main() -> Result<()> {
     let args = Args::parse();
     let started = Instant::now();
-    let (mut samples, skipped) = data::load(&args.data)?;
+    let (mut samples, skipped) = data::load(&args.data, args.game)?;
     if samples.len() < 1000 {
         bail!("{} positions are too few to train on", samples.len());
     }
@@ -115,10 +130,10 @@ fn main() -> Result<()> {
     let scale = args.scale.unwrap_or_else(|| fit_scale(train));
     eprintln!("sigmoid scale {scale:.1} cp; {} to train, {} held out", train.len(), valid.len());
 
-    let mut params = Params::random(args.seed);
-    let mut adam = Adam::new();
+    let mut params = Params::random(args.game.inputs(), args.seed);
+    let mut adam = Adam::new(args.game.inputs());
     let threads = args.threads.max(1);
-    let mut grads: Vec<Params> = (0..threads).map(|_| Params::zeros()).collect();
+    let mut grads: Vec<Params> = (0..threads).map(|_| Params::zeros(args.game.inputs())).collect();
     for epoch in 0..args.epochs {
         let t = Instant::now();
         let progress = epoch as f32 / args.epochs as f32;

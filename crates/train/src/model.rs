@@ -6,7 +6,7 @@
 //! sigmoid(value); the value times the scale is centipawns, as in the engine.
 
 use crate::data::{Inputs, Sample};
-use cannonade_engine::nnue::{HIDDEN, QA, QB, XIANGQI_INPUTS, write_network};
+use cannonade_engine::nnue::{HIDDEN, QA, QB, write_network};
 use cannonade_geom::random::SplitMix64;
 
 /// Weights stay within this bound so that they quantise into 16 bits (and the engine's
@@ -23,9 +23,10 @@ pub struct Params {
 }
 
 impl Params {
-    pub fn zeros() -> Params {
+    /// All zero, for a network of `inputs` inputs per side.
+    pub fn zeros(inputs: usize) -> Params {
         Params {
-            input: vec![0.0; XIANGQI_INPUTS * HIDDEN],
+            input: vec![0.0; inputs * HIDDEN],
             bias: vec![0.0; HIDDEN],
             output: vec![0.0; 2 * HIDDEN],
             output_bias: 0.0,
@@ -33,12 +34,12 @@ impl Params {
     }
 
     /// Small random weights (a fixed seed: runs repeat).
-    pub fn random(seed: u64) -> Params {
+    pub fn random(inputs: usize, seed: u64) -> Params {
         let mut rng = SplitMix64(seed);
         let mut uniform =
             |bound: f32| ((rng.next_u64() >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0) * bound;
-        let mut p = Params::zeros();
-        let input_bound = 1.0 / (XIANGQI_INPUTS as f32).sqrt();
+        let mut p = Params::zeros(inputs);
+        let input_bound = 1.0 / (inputs as f32).sqrt();
         p.input.iter_mut().for_each(|w| *w = uniform(input_bound));
         let output_bound = 1.0 / (2.0 * HIDDEN as f32).sqrt();
         p.output.iter_mut().for_each(|w| *w = uniform(output_bound));
@@ -158,8 +159,9 @@ pub struct Adam {
 }
 
 impl Adam {
-    pub fn new() -> Adam {
-        Adam { m: Params::zeros(), v: Params::zeros(), t: 0 }
+    /// Fresh moments for a network of `inputs` inputs per side.
+    pub fn new(inputs: usize) -> Adam {
+        Adam { m: Params::zeros(inputs), v: Params::zeros(inputs), t: 0 }
     }
 
     /// One step of size `lr` along the mean gradient `grad` (summed over `n` samples).
@@ -212,14 +214,14 @@ pub fn quantise(p: &Params, scale: f32) -> Vec<u8> {
 mod tests {
     use super::*;
     use crate::data::parse;
-    use cannonade_engine::nnue::Network;
+    use cannonade_engine::nnue::{NetGame, Network};
     use cannonade_xiangqi::Position;
 
     /// The engine's quantised network gives what the floating-point one gives, within the
     /// rounding of its weights.
     #[test]
     fn the_engine_evaluates_as_the_trainer_does() {
-        let mut p = Params::random(7);
+        let mut p = Params::random(NetGame::Xiangqi.inputs(), 7);
         // Larger weights than at the start of training, so the activations are not all tiny.
         p.input.iter_mut().for_each(|w| *w *= 8.0);
         p.output.iter_mut().for_each(|w| *w *= 8.0);
@@ -232,9 +234,10 @@ mod tests {
             "2bak4/4a4/4b1n2/p3c3p/2p3p2/6P2/P3P3P/2N1B1C2/4A4/2BAK4 b - - 0 1",
             "3k5/9/9/9/9/2C6/9/9/9/5K3 w - - 0 1",
         ] {
-            let x = parse(&format!("{fen} | 0 | 0.5")).unwrap().inputs(false);
+            let x = parse(&format!("{fen} | 0 | 0.5"), NetGame::Xiangqi).unwrap().inputs(false);
             let want = value(&p, &x) * scale;
-            let got = net.evaluate_position(&Position::from_fen(fen).unwrap()) as f32;
+            let pos = Position::from_fen(fen).unwrap();
+            let got = net.evaluate_position(&pos, pos.side_to_move().index()) as f32;
             // Rounding errors are independent and uniform (a standard deviation of 0.29 of
             // a step): each output weight's (a step of 1/QB) times its activation squared,
             // and each unclipped activation's (its inputs' and bias's, a step of 1/QA each)

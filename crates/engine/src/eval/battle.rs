@@ -1,8 +1,10 @@
 //! Chess-Battle: material, soldiers marching on the last rank (each one that arrives removes
 //! an enemy piece of its owner's choice), shooting lines of guns and machine guns, and
-//! centralisation.
+//! centralisation; or a network, once one is loaded.
 
+use super::network;
 use crate::Evaluate;
+use crate::nnue::{Accumulator, Network};
 use crate::params::{
     BATTLE_CENTRE, BATTLE_LINE_SQUARE, BATTLE_SIGHT_PERCENT, BATTLE_SOLDIER_ADVANCE, BATTLE_TEMPO,
     BATTLE_VALUES,
@@ -61,43 +63,53 @@ fn centrality(sq: Square) -> i32 {
     5 - d(sq.file()).max(d(sq.rank()))
 }
 
+/// The hand-written evaluation for the side to move.
+pub(crate) fn classical(pos: &Position) -> i32 {
+    let mut score = [0i32; 2];
+    for sq in Square::all() {
+        let Some(p) = pos.piece_at(sq) else { continue };
+        let s = &mut score[p.side.index()];
+        *s += BATTLE_VALUES[p.kind.index()];
+        match p.kind {
+            Kind::Soldier => {
+                let advanced =
+                    if p.side == Side::First { sq.rank() } else { 11 - sq.rank() } as usize;
+                *s += BATTLE_SOLDIER_ADVANCE[advanced];
+            }
+            Kind::Gun => {
+                *s += BATTLE_CENTRE * centrality(sq);
+                for line in gun_lines(p.side) {
+                    *s += sight(pos, sq, p.side, line, 5, true);
+                }
+            }
+            Kind::MachineGun => {
+                *s += BATTLE_CENTRE * centrality(sq);
+                for line in ALL_LINES {
+                    *s += sight(pos, sq, p.side, line, 3, false);
+                }
+            }
+            Kind::Cavalry => *s += BATTLE_CENTRE * centrality(sq),
+            _ => {}
+        }
+    }
+    let us = pos.side_to_move().index();
+    BATTLE_TEMPO + score[us] - score[1 - us]
+}
+
+/// The network if one is loaded, unless this search evaluates by hand
+/// ([`network::networks_on`]).
+#[inline]
+fn network() -> Option<&'static Network> {
+    if network::networks_on() { Network::battle() } else { None }
+}
+
 impl Evaluate for Position {
-    type Acc = ();
+    type Acc = Accumulator;
 
     const MOVE_INDEXES: usize = 128 * 128;
     const NODE_RATE: u32 = crate::params::BATTLE_NODE_RATE;
 
-    fn evaluate(&self) -> i32 {
-        let mut score = [0i32; 2];
-        for sq in Square::all() {
-            let Some(p) = self.piece_at(sq) else { continue };
-            let s = &mut score[p.side.index()];
-            *s += BATTLE_VALUES[p.kind.index()];
-            match p.kind {
-                Kind::Soldier => {
-                    let advanced =
-                        if p.side == Side::First { sq.rank() } else { 11 - sq.rank() } as usize;
-                    *s += BATTLE_SOLDIER_ADVANCE[advanced];
-                }
-                Kind::Gun => {
-                    *s += BATTLE_CENTRE * centrality(sq);
-                    for line in gun_lines(p.side) {
-                        *s += sight(self, sq, p.side, line, 5, true);
-                    }
-                }
-                Kind::MachineGun => {
-                    *s += BATTLE_CENTRE * centrality(sq);
-                    for line in ALL_LINES {
-                        *s += sight(self, sq, p.side, line, 3, false);
-                    }
-                }
-                Kind::Cavalry => *s += BATTLE_CENTRE * centrality(sq),
-                _ => {}
-            }
-        }
-        let us = self.side_to_move().index();
-        BATTLE_TEMPO + score[us] - score[1 - us]
-    }
+    network::evaluate_by_network!(Position);
 
     fn move_index(&self, mv: Move) -> usize {
         mv.from().index() as usize * 128 + mv.to().index() as usize

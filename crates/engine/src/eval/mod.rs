@@ -3,9 +3,10 @@
 mod banqi;
 mod battle;
 mod commander;
+mod network;
 mod scored;
 mod xiangqi;
 
+pub use network::use_networks;
+pub(crate) use network::with_classical;
 pub(crate) use scored::Scored;
-pub use xiangqi::use_network as use_xiangqi_network;
-pub(crate) use xiangqi::with_classical;

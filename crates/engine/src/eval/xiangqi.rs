@@ -1,5 +1,6 @@
 //! Xiangqi: material, piece squares, king safety and cannon screens.
 
+use super::network;
 use crate::Evaluate;
 use crate::nnue::{Accumulator, Network};
 use crate::params::{
@@ -13,8 +14,6 @@ use cannonade_core::{MoveBuf, Outcome, Reason, Rules};
 use cannonade_geom::bits::Bits128;
 use cannonade_xiangqi::tables::{FILE, HALF, PALACE, SOLDIER_MOVES};
 use cannonade_xiangqi::{Colour, Kind, MOVE_LIMIT, Move, Position, Square};
-use std::cell::Cell;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Piece-square bonus of a kind on (file, rank) seen from its own side (rank 0 = own back
 /// rank), built once from small formulas so the shape is readable.
@@ -167,32 +166,10 @@ pub(crate) fn classical(pos: &Position) -> i32 {
     XIANGQI_TEMPO + if pos.side_to_move() == Colour::Red { score } else { -score }
 }
 
-/// Whether Xiangqi is evaluated by the network (the default) rather than by [`classical`].
-/// One switch for the whole process, as `Use NNUE` is in other engines.
-static USE_NETWORK: AtomicBool = AtomicBool::new(true);
-
-thread_local! {
-    /// Set while a search on this thread plays with the hand-written evaluation (the levels
-    /// below 10, calibrated with it).
-    static CLASSICAL_HERE: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Chooses the Xiangqi evaluation for every search in this process: the network (`true`,
-/// the default) or the hand-written one.
-pub fn use_network(on: bool) {
-    USE_NETWORK.store(on, Ordering::Relaxed);
-}
-
-/// Runs `f` with the hand-written Xiangqi evaluation on this thread when `classical`.
-pub(crate) fn with_classical<R>(classical: bool, f: impl FnOnce() -> R) -> R {
-    let before = CLASSICAL_HERE.with(|c| c.replace(classical));
-    let r = f();
-    CLASSICAL_HERE.with(|c| c.set(before));
-    r
-}
-
+/// The network, unless this search evaluates by hand ([`network::networks_on`]).
+#[inline]
 fn network() -> Option<&'static Network> {
-    (USE_NETWORK.load(Ordering::Relaxed) && !CLASSICAL_HERE.with(Cell::get)).then(Network::xiangqi)
+    network::networks_on().then(Network::xiangqi)
 }
 
 impl Evaluate for Position {
@@ -200,31 +177,7 @@ impl Evaluate for Position {
 
     type Acc = Accumulator;
 
-    fn evaluate(&self) -> i32 {
-        match network() {
-            Some(net) => net.evaluate_position(self),
-            None => classical(self),
-        }
-    }
-
-    fn refresh(&self, acc: &mut Accumulator) {
-        if let Some(net) = network() {
-            *acc = net.refresh(self);
-        }
-    }
-
-    fn update(&self, child: &Position, mv: Move, acc: &Accumulator, out: &mut Accumulator) {
-        if let Some(net) = network() {
-            net.update(self, child, mv.from(), mv.to(), acc, out);
-        }
-    }
-
-    fn evaluate_with(&self, acc: &Accumulator) -> i32 {
-        match network() {
-            Some(net) => net.evaluate(acc, self.side_to_move()),
-            None => classical(self),
-        }
-    }
+    network::evaluate_by_network!(Position);
 
     fn move_index(&self, mv: Move) -> usize {
         mv.from().index() as usize * 90 + mv.to().index() as usize

@@ -1,0 +1,601 @@
+//! An efficiently updatable neural network (NNUE) for the evaluation of Xiangqi and
+//! Chess-Battle: the pieces on their squares, seen from each side ([`Features`]), feed one
+//! hidden layer per side (the *accumulator*, kept up to date move by move in the search),
+//! whose squared clipped activations give the value.
+//!
+//! A network is trained by `cannonade-train` on positions from the engine's own games
+//! (`cannonade selfplay`); docs/engine.md ("The Xiangqi network") tells how. Its file format
+//! (little-endian):
+//!
+//! | field | type |
+//! |---|---|
+//! | magic `CNNX`, version 1 | 4 bytes, `u32` |
+//! | inputs, hidden size | `u32`, `u32` |
+//! | scale: centipawns per unit of output | `f32` |
+//! | input weights, `inputs × hidden`, feature-major | `i16`, × [`QA`] |
+//! | hidden biases | `i16` × hidden, × [`QA`] |
+//! | output weights, own side's half first | `i16` × 2·hidden, × [`QB`] |
+//! | output bias | `i32`, × [`QA`]·[`QB`] |
+//!
+//! ```
+//! use cannonade_engine::nnue::{self, Network};
+//! use cannonade_xiangqi::Position;
+//! let pos = Position::startpos();
+//! // 32 pieces, each one input of each side's half.
+//! assert_eq!(nnue::features(&pos, 0).len(), 32);
+//! // A network of zero weights (a trained one comes from `cannonade-train`) values
+//! // every position at its output bias: here nothing.
+//! let zeros = vec![0; nnue::XIANGQI_INPUTS * nnue::HIDDEN];
+//! let file = nnue::write_network(1.0, &zeros, &[0; nnue::HIDDEN], &[0; 2 * nnue::HIDDEN], 0);
+//! let net = Network::from_bytes(&file).unwrap();
+//! assert_eq!(net.evaluate_position(&pos, 0), 0);
+//! ```
+
+mod battle;
+mod xiangqi;
+
+pub use battle::BATTLE_INPUTS;
+use cannonade_core::Rules;
+pub use xiangqi::XIANGQI_INPUTS;
+
+use std::sync::OnceLock;
+
+/// Hidden units per side.
+pub const HIDDEN: usize = 256;
+/// Quantisation of the input layer and the activations: 1.0 is this.
+pub const QA: i32 = 255;
+/// Quantisation of the output weights.
+pub const QB: i32 = 64;
+
+const MAGIC: &[u8; 4] = b"CNNX";
+const VERSION: u32 = 1;
+
+/// The games that have networks; a file's number of inputs tells which it is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NetGame {
+    /// [`XIANGQI_INPUTS`] inputs.
+    Xiangqi,
+    /// [`BATTLE_INPUTS`] inputs.
+    ChessBattle,
+}
+
+impl NetGame {
+    /// Inputs per side of this game's networks.
+    pub const fn inputs(self) -> usize {
+        match self {
+            NetGame::Xiangqi => XIANGQI_INPUTS,
+            NetGame::ChessBattle => BATTLE_INPUTS,
+        }
+    }
+
+    /// The game whose networks have `inputs` inputs per side.
+    pub fn of_inputs(inputs: usize) -> Option<NetGame> {
+        [NetGame::Xiangqi, NetGame::ChessBattle].into_iter().find(|g| g.inputs() == inputs)
+    }
+
+    fn slot(self) -> &'static OnceLock<Network> {
+        match self {
+            NetGame::Xiangqi => &XIANGQI,
+            NetGame::ChessBattle => &BATTLE,
+        }
+    }
+}
+
+/// How a game's pieces feed a network. Each side's half of the inputs holds every piece as
+/// (own or enemy, kind, square), with the squares seen from that side: ranks counted from its
+/// own back rank, files reversed when its royal piece stands right of the middle, so that
+/// mirror-image positions share their inputs. Sides are indexed 0 (first seat) and 1.
+pub trait Features: Rules {
+    /// Inputs per side.
+    const INPUTS: usize;
+    /// The game.
+    const GAME: NetGame;
+    /// The input of a piece of seat `owner` and kind index `kind` on the square of index
+    /// `sq` in `side`'s half, whose view is mirrored when `mirror`.
+    fn feature(side: usize, mirror: bool, owner: usize, kind: usize, sq: u8) -> usize;
+    /// Whether a side whose royal piece stands on the square of index `royal` sees the
+    /// board mirrored.
+    fn mirrors(royal: u8) -> bool;
+    /// The index of a square's mirror image left to right.
+    fn mirror_square(sq: u8) -> u8;
+    /// The square index of `side`'s royal piece.
+    fn royal(&self, side: usize) -> u8;
+    /// Calls `f(owner, kind, square)` for every piece on the board.
+    fn for_each_piece(&self, f: impl FnMut(usize, usize, u8));
+    /// What the legal move `mv` changes on this position's board.
+    fn delta(&self, mv: Self::Move) -> Delta;
+}
+
+/// Whether `side`'s view of `pos` is mirrored (see [`Features::mirrors`]).
+#[inline]
+pub fn mirrored<P: Features>(pos: &P, side: usize) -> bool {
+    P::mirrors(pos.royal(side))
+}
+
+/// The active inputs of `side`'s half of the network in `pos`.
+pub fn features<P: Features>(pos: &P, side: usize) -> Vec<usize> {
+    let mirror = mirrored(pos, side);
+    let mut out = Vec::with_capacity(64);
+    pos.for_each_piece(|owner, kind, sq| out.push(P::feature(side, mirror, owner, kind, sq)));
+    out
+}
+
+/// A piece on a square, as a move's [`Delta`] names it: (seat, kind index, square index).
+pub type Placed = (usize, usize, u8);
+
+/// What a move changed on the board: the pieces it took off their squares (the mover from
+/// its origin, captured and removed pieces) and the one it put down (the mover on its
+/// destination; none for a shot or a piece that left the board).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Delta {
+    off: [Placed; 3],
+    offs: usize,
+    on: Option<Placed>,
+}
+
+impl Delta {
+    /// Takes a piece off its square (at most three per move).
+    pub fn off(&mut self, p: Placed) {
+        if let Some(slot) = self.off.get_mut(self.offs) {
+            *slot = p;
+            self.offs += 1;
+        }
+    }
+
+    /// Puts a piece on a square.
+    pub fn on(&mut self, p: Placed) {
+        self.on = Some(p);
+    }
+}
+
+/// Why a network file cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NetworkError {
+    /// The file does not start with the magic and version this build reads.
+    Format,
+    /// Its sizes differ from this build's.
+    Shape {
+        /// Inputs in the file.
+        inputs: u32,
+        /// Hidden units in the file.
+        hidden: u32,
+    },
+    /// The file is shorter or longer than its sizes say.
+    Length,
+    /// The game's network is already in use in this process.
+    InUse(NetGame),
+}
+
+impl std::fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NetworkError::Format => write!(f, "not a Cannonade network file (version {VERSION})"),
+            NetworkError::Shape { inputs, hidden } => write!(
+                f,
+                "network of {inputs} inputs and {hidden} hidden units, this build takes \
+                 {XIANGQI_INPUTS} (Xiangqi) or {BATTLE_INPUTS} (Chess-Battle) and {HIDDEN}"
+            ),
+            NetworkError::Length => write!(f, "network file of the wrong length"),
+            NetworkError::InUse(game) => {
+                write!(
+                    f,
+                    "the {game:?} network is already in use (choose it before the first search)"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for NetworkError {}
+
+/// One side's hidden layer before activation, in units of [`QA`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(align(64))]
+pub struct Half(pub [i16; HIDDEN]);
+
+/// Both sides' halves, indexed by seat (0 the first), and whether each side's view is
+/// mirrored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    halves: [Half; 2],
+    mirror: [bool; 2],
+}
+
+impl Default for Accumulator {
+    fn default() -> Self {
+        Accumulator { halves: [Half([0; HIDDEN]); 2], mirror: [false; 2] }
+    }
+}
+
+/// A quantised network.
+#[derive(Debug)]
+pub struct Network {
+    game: NetGame,
+    /// Centipawns per unit of output.
+    scale: f32,
+    input: Vec<Half>,
+    bias: Half,
+    output: [[i16; HIDDEN]; 2],
+    output_bias: i32,
+}
+
+/// The network shipped with the engine: trained by `cannonade-train` on 860 k positions of
+/// `cannonade selfplay` (docs/engine.md, "The Xiangqi network").
+static XIANGQI_NET: &[u8] = include_bytes!("../../nets/xiangqi.nnue");
+
+/// The Xiangqi network in use, fixed at its first use.
+static XIANGQI: OnceLock<Network> = OnceLock::new();
+
+/// The Chess-Battle network in use: none unless one is loaded ([`Network::use_file`]).
+static BATTLE: OnceLock<Network> = OnceLock::new();
+
+impl Network {
+    /// Reads a network file of any game this build has networks for.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        let mut r = Reader { bytes, at: 0 };
+        if r.take(4).ok_or(NetworkError::Format)? != MAGIC || r.u32()? != VERSION {
+            return Err(NetworkError::Format);
+        }
+        let (inputs, hidden) = (r.u32()?, r.u32()?);
+        let game = NetGame::of_inputs(inputs as usize)
+            .filter(|_| hidden as usize == HIDDEN)
+            .ok_or(NetworkError::Shape { inputs, hidden })?;
+        let scale = f32::from_bits(r.u32()?);
+        let mut input = vec![Half([0; HIDDEN]); inputs as usize];
+        for row in &mut input {
+            r.i16s(&mut row.0)?;
+        }
+        let mut bias = Half([0; HIDDEN]);
+        r.i16s(&mut bias.0)?;
+        let mut output = [[0; HIDDEN]; 2];
+        for half in &mut output {
+            r.i16s(half)?;
+        }
+        let output_bias = r.u32()? as i32;
+        if r.at != bytes.len() || !scale.is_finite() {
+            return Err(NetworkError::Length);
+        }
+        Ok(Network { game, scale, input, bias, output, output_bias })
+    }
+
+    /// The game this network is for.
+    pub fn game(&self) -> NetGame {
+        self.game
+    }
+
+    /// The Xiangqi network of this process: the one built into the engine, unless
+    /// [`Network::use_file`] chose another before the first evaluation.
+    pub fn xiangqi() -> &'static Network {
+        XIANGQI.get_or_init(|| {
+            // Built in at compile time, and a test reads it: never fails at run time.
+            Network::from_bytes(XIANGQI_NET)
+                .unwrap_or_else(|e| panic!("the built-in Xiangqi network: {e}"))
+        })
+    }
+
+    /// The Chess-Battle network of this process, if one was loaded.
+    pub fn battle() -> Option<&'static Network> {
+        BATTLE.get()
+    }
+
+    /// Makes the network in `bytes` this process's network for its game (for trying a newly
+    /// trained one), and says which game that is. Only before the game's first evaluation:
+    /// the network is fixed from then on, so reading it costs the search nothing.
+    pub fn use_file(bytes: &[u8]) -> Result<NetGame, NetworkError> {
+        let net = Network::from_bytes(bytes)?;
+        let game = net.game;
+        game.slot().set(net).map_err(|_| NetworkError::InUse(game))?;
+        Ok(game)
+    }
+
+    /// `side`'s half computed from the pieces.
+    fn refresh_half<P: Features>(&self, pos: &P, side: usize, mirror: bool, half: &mut Half) {
+        half.0 = self.bias.0;
+        pos.for_each_piece(|owner, kind, sq| {
+            add(&mut half.0, &self.input[P::feature(side, mirror, owner, kind, sq)].0);
+        });
+    }
+
+    /// The accumulator of `pos`, computed from its pieces.
+    pub fn refresh<P: Features>(&self, pos: &P) -> Accumulator {
+        let mut acc = Accumulator::default();
+        for side in 0..2 {
+            acc.mirror[side] = mirrored(pos, side);
+            self.refresh_half(pos, side, acc.mirror[side], &mut acc.halves[side]);
+        }
+        acc
+    }
+
+    /// The accumulator of `child`, reached from `parent` (whose accumulator is `acc`) by
+    /// `mv`: the inputs of the pieces the move took off and put down change, and a side
+    /// whose royal piece crosses the middle (so its view flips) is refreshed.
+    pub fn update<P: Features>(
+        &self,
+        parent: &P,
+        child: &P,
+        mv: P::Move,
+        acc: &Accumulator,
+        out: &mut Accumulator,
+    ) {
+        let delta = parent.delta(mv);
+        for side in 0..2 {
+            let mirror = mirrored(child, side);
+            out.mirror[side] = mirror;
+            if mirror != acc.mirror[side] {
+                self.refresh_half(child, side, mirror, &mut out.halves[side]);
+                continue;
+            }
+            let row = |&(owner, kind, sq): &Placed| {
+                &self.input[P::feature(side, mirror, owner, kind, sq)].0
+            };
+            let (half, from) = (&mut out.halves[side].0, &acc.halves[side].0);
+            let off = &delta.off[..delta.offs];
+            match (off, delta.on.as_ref().map(row)) {
+                ([a], Some(put)) => move_feature(half, from, row(a), put),
+                ([a, b], Some(put)) => move_capture(half, from, row(a), put, row(b)),
+                (_, put) => {
+                    *half = *from;
+                    for p in off {
+                        sub(half, row(p));
+                    }
+                    if let Some(put) = put {
+                        add(half, put);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The value for the seat `to_move` (0 the first) of a position whose accumulator is
+    /// `acc`, in centipawns.
+    pub fn evaluate(&self, acc: &Accumulator, to_move: usize) -> i32 {
+        let us = &acc.halves[to_move & 1].0;
+        let them = &acc.halves[(to_move & 1) ^ 1].0;
+        let sum = screlu_dot(us, &self.output[0]) + screlu_dot(them, &self.output[1]);
+        let raw = sum / QA as i64 + self.output_bias as i64;
+        (raw as f32 * self.scale / (QA * QB) as f32) as i32
+    }
+
+    /// The value of a position for `to_move`, from scratch.
+    pub fn evaluate_position<P: Features>(&self, pos: &P, to_move: usize) -> i32 {
+        self.evaluate(&self.refresh(pos), to_move)
+    }
+}
+
+/// `acc -= row`.
+#[inline]
+fn sub(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (a, r) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_sub(*r);
+    }
+}
+
+/// `acc += row`.
+#[inline]
+fn add(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (a, r) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_add(*r);
+    }
+}
+
+/// `out = acc - sub + put`.
+#[inline]
+fn move_feature(
+    out: &mut [i16; HIDDEN],
+    acc: &[i16; HIDDEN],
+    sub: &[i16; HIDDEN],
+    put: &[i16; HIDDEN],
+) {
+    for i in 0..HIDDEN {
+        out[i] = acc[i].wrapping_sub(sub[i]).wrapping_add(put[i]);
+    }
+}
+
+/// `out = acc - sub + put - gone`.
+#[inline]
+fn move_capture(
+    out: &mut [i16; HIDDEN],
+    acc: &[i16; HIDDEN],
+    sub: &[i16; HIDDEN],
+    put: &[i16; HIDDEN],
+    gone: &[i16; HIDDEN],
+) {
+    for i in 0..HIDDEN {
+        out[i] = acc[i].wrapping_sub(sub[i]).wrapping_add(put[i]).wrapping_sub(gone[i]);
+    }
+}
+
+/// Σ clamp(x, 0, QA)² · w, the squared clipped activations against the output weights. The
+/// product `c · w` fits in 16 bits (|w| < 128 after training's clipping), and its product
+/// with `c` is summed in 32-bit lanes, which the compiler turns into `pmaddwd`.
+#[inline]
+fn screlu_dot(x: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i64 {
+    let mut sum = 0i32;
+    for i in 0..HIDDEN {
+        let c = x[i].clamp(0, QA as i16);
+        sum = sum.wrapping_add((c.wrapping_mul(w[i])) as i32 * c as i32);
+    }
+    sum as i64
+}
+
+/// A cursor over a network file.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Option<&[u8]> {
+        let s = self.bytes.get(self.at..self.at + n)?;
+        self.at += n;
+        Some(s)
+    }
+
+    fn u32(&mut self) -> Result<u32, NetworkError> {
+        let b = self.take(4).ok_or(NetworkError::Length)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    fn i16s(&mut self, out: &mut [i16]) -> Result<(), NetworkError> {
+        let b = self.take(2 * out.len()).ok_or(NetworkError::Length)?;
+        for (o, c) in out.iter_mut().zip(b.chunks_exact(2)) {
+            *o = i16::from_le_bytes([c[0], c[1]]);
+        }
+        Ok(())
+    }
+}
+
+/// Writes a network file from its quantised parts (the trainer's side of the format); the
+/// number of inputs is `input.len() / HIDDEN`.
+pub fn write_network(
+    scale: f32,
+    input: &[i16],
+    bias: &[i16],
+    output: &[i16],
+    output_bias: i32,
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(24 + 2 * (input.len() + bias.len() + output.len()));
+    out.extend_from_slice(MAGIC);
+    for v in [VERSION, (input.len() / HIDDEN) as u32, HIDDEN as u32, scale.to_bits()] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    for &w in input.iter().chain(bias).chain(output) {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    out.extend_from_slice(&output_bias.to_le_bytes());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cannonade_core::{MoveBuf, Rules};
+
+    /// A network of `inputs` inputs and small pseudo-random weights (the accumulator's
+    /// arithmetic does not care what they mean).
+    fn random_net(inputs: usize) -> Network {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |m: i64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            ((x % (2 * m as u64 + 1)) as i64 - m) as i16
+        };
+        let input: Vec<i16> = (0..inputs * HIDDEN).map(|_| next(60)).collect();
+        let bias: Vec<i16> = (0..HIDDEN).map(|_| next(100)).collect();
+        let output: Vec<i16> = (0..2 * HIDDEN).map(|_| next(100)).collect();
+        Network::from_bytes(&write_network(400.0, &input, &bias, &output, 1234)).unwrap()
+    }
+
+    /// Plays random games from `start`, checking at every move that updating the
+    /// accumulator gives what a refresh gives.
+    fn updates_match_refreshes_from<P: Features + Clone + std::fmt::Debug>(start: &P, games: u64) {
+        let net = random_net(P::INPUTS);
+        assert_eq!(net.game(), P::GAME);
+        let mut buf = MoveBuf::new();
+        for game in 0..games {
+            let mut pos = start.clone();
+            let mut acc = net.refresh(&pos);
+            let mut seed = game * 7919 + 1;
+            for _ in 0..200 {
+                pos.legal_moves(&mut buf);
+                if buf.is_empty() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let mv = buf[(seed >> 33) as usize % buf.len()];
+                let mut child = pos.clone();
+                child.play(mv);
+                let mut next = Accumulator::default();
+                net.update(&pos, &child, mv, &acc, &mut next);
+                assert_eq!(next, net.refresh(&child), "after {mv:?} in {pos:?}");
+                let mover = child.mover().index();
+                assert_eq!(net.evaluate(&next, mover), net.evaluate_position(&child, mover));
+                pos = child;
+                acc = next;
+            }
+        }
+    }
+
+    /// Along random Xiangqi games, which capture and move generals across the centre file.
+    #[test]
+    fn xiangqi_updates_match_refreshes() {
+        updates_match_refreshes_from(&cannonade_xiangqi::Position::startpos(), 20);
+    }
+
+    /// Along random Chess-Battle games (captures, shots, bomber flights, headquarters that
+    /// cross the middle), and from a position where soldiers reach their last rank, with a
+    /// removal and without.
+    #[test]
+    fn battle_updates_match_refreshes() {
+        use cannonade_battle::Position;
+        updates_match_refreshes_from(&Position::startpos(), 20);
+        // A removal to choose, and none (only the headquarter is left to White).
+        for (fen, removes) in [
+            ("g2bh3/2S5/12/12/12/12/12/12/12/12/2s5/4H3 r 0 1", true),
+            ("4h3/2S5/12/12/12/12/12/12/12/12/8/4H3 r 0 1", false),
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let mut buf = MoveBuf::new();
+            pos.legal_moves(&mut buf);
+            assert!(buf.iter().any(|m| m.is_last_rank() && m.removal().is_some() == removes));
+            updates_match_refreshes_from(&pos, 40);
+        }
+    }
+
+    #[test]
+    fn xiangqi_mirror_images_evaluate_alike() {
+        use cannonade_xiangqi::Position;
+        let net = random_net(XIANGQI_INPUTS);
+        let a = Position::from_fen("3k5/9/9/9/9/2C6/9/9/9/4K4 w").unwrap();
+        let b = Position::from_fen("5k3/9/9/9/9/6C2/9/9/9/4K4 w").unwrap();
+        // Black sees its general on d9 in both (b's is mirrored from f9), so its halves
+        // agree; Red's general on e0 is not mirrored, so Red sees the cannons apart.
+        assert_eq!(net.refresh(&a).halves[1], net.refresh(&b).halves[1]);
+        assert_ne!(net.refresh(&a).halves[0], net.refresh(&b).halves[0]);
+    }
+
+    #[test]
+    fn battle_mirror_images_and_colour_flips_evaluate_alike() {
+        use cannonade_battle::Position;
+        let net = random_net(BATTLE_INPUTS);
+        // The same position reflected left to right, and with the colours and ranks swapped.
+        let a = Position::from_fen("4h3/8/12/12/3G8/12/12/12/12/12/8/2H5 r 0 1").unwrap();
+        let b = Position::from_fen("3h4/8/12/12/8G3/12/12/12/12/12/8/5H2 r 0 1").unwrap();
+        let c = Position::from_fen("2h5/8/12/12/12/12/12/3g8/12/12/8/4H3 w 0 1").unwrap();
+        let (a, b, c) = (net.refresh(&a), net.refresh(&b), net.refresh(&c));
+        assert_eq!(a.halves, b.halves);
+        assert_eq!((a.halves[0], a.halves[1]), (c.halves[1], c.halves[0]));
+        assert_eq!(net.evaluate(&a, 0), net.evaluate(&c, 1));
+    }
+
+    #[test]
+    fn the_built_in_network_reads_and_values_the_start_about_even() {
+        use cannonade_xiangqi::Position;
+        let net = Network::from_bytes(XIANGQI_NET).unwrap();
+        assert_eq!(net.game(), NetGame::Xiangqi);
+        let v = net.evaluate_position(&Position::startpos(), 0);
+        assert!(v.abs() < 100, "{v}");
+        // A chariot up is clearly better for the side that has it, whoever moves.
+        let up =
+            Position::from_fen("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w")
+                .unwrap();
+        assert!(net.evaluate_position(&up, 0) > 300, "{}", net.evaluate_position(&up, 0));
+    }
+
+    #[test]
+    fn bad_files_are_refused() {
+        assert_eq!(Network::from_bytes(b"CNNX").unwrap_err(), NetworkError::Length);
+        assert_eq!(Network::from_bytes(b"XXXXXXXXXXXX").unwrap_err(), NetworkError::Format);
+        let mut bytes = write_network(1.0, &[], &[], &[], 0);
+        bytes[8] = 7;
+        assert!(matches!(Network::from_bytes(&bytes), Err(NetworkError::Shape { .. })));
+        for game in [NetGame::Xiangqi, NetGame::ChessBattle] {
+            let zeros = vec![0; game.inputs() * HIDDEN];
+            let good = write_network(1.0, &zeros, &[0; HIDDEN], &[0; 2 * HIDDEN], 0);
+            assert_eq!(Network::from_bytes(&good).map(|n| n.game()), Ok(game));
+            let short = &good[..good.len() - 1];
+            assert_eq!(Network::from_bytes(short).unwrap_err(), NetworkError::Length);
+        }
+    }
+}
