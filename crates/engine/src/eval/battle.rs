@@ -1,6 +1,6 @@
 //! Chess-Battle: material, soldiers marching on the last rank (each one that arrives removes
 //! an enemy piece of its owner's choice), shooting lines of guns and machine guns, and
-//! centralisation; or a network, once one is loaded.
+//! centralisation (levels 1–9); at level 10 the network (`nnue`).
 
 use super::network;
 use crate::Evaluate;
@@ -96,11 +96,10 @@ pub(crate) fn classical(pos: &Position) -> i32 {
     BATTLE_TEMPO + score[us] - score[1 - us]
 }
 
-/// The network if one is loaded, unless this search evaluates by hand
-/// ([`network::networks_on`]).
+/// The network, unless this search evaluates by hand ([`network::networks_on`]).
 #[inline]
 fn network() -> Option<&'static Network> {
-    if network::networks_on() { Network::battle() } else { None }
+    network::networks_on().then(Network::battle)
 }
 
 impl Evaluate for Position {

@@ -226,7 +226,11 @@ static XIANGQI_NET: &[u8] = include_bytes!("../../nets/xiangqi.nnue");
 /// The Xiangqi network in use, fixed at its first use.
 static XIANGQI: OnceLock<Network> = OnceLock::new();
 
-/// The Chess-Battle network in use: none unless one is loaded ([`Network::use_file`]).
+/// The Chess-Battle network shipped with the engine: trained by `cannonade-train` on 279 k
+/// positions of `cannonade selfplay` (docs/engine.md, "The Chess-Battle network").
+static BATTLE_NET: &[u8] = include_bytes!("../../nets/battle.nnue");
+
+/// The Chess-Battle network in use, fixed at its first use.
 static BATTLE: OnceLock<Network> = OnceLock::new();
 
 impl Network {
@@ -273,9 +277,14 @@ impl Network {
         })
     }
 
-    /// The Chess-Battle network of this process, if one was loaded.
-    pub fn battle() -> Option<&'static Network> {
-        BATTLE.get()
+    /// The Chess-Battle network of this process: the one built into the engine, unless
+    /// [`Network::use_file`] chose another before the first evaluation.
+    pub fn battle() -> &'static Network {
+        BATTLE.get_or_init(|| {
+            // Built in at compile time, and a test reads it: never fails at run time.
+            Network::from_bytes(BATTLE_NET)
+                .unwrap_or_else(|e| panic!("the built-in Chess-Battle network: {e}"))
+        })
     }
 
     /// Makes the network in `bytes` this process's network for its game (for trying a newly
@@ -581,6 +590,21 @@ mod tests {
             Position::from_fen("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w")
                 .unwrap();
         assert!(net.evaluate_position(&up, 0) > 300, "{}", net.evaluate_position(&up, 0));
+    }
+
+    #[test]
+    fn the_built_in_battle_network_reads_and_values_the_start_about_even() {
+        use cannonade_battle::Position;
+        let net = Network::from_bytes(BATTLE_NET).unwrap();
+        assert_eq!(net.game(), NetGame::ChessBattle);
+        let v = net.evaluate_position(&Position::startpos(), 0);
+        assert!(v.abs() < 100, "{v}");
+        // A bomber up is clearly better for the side that has it, whoever moves.
+        let up =
+            "gcm1hmcg/sssstsss/2ssssssss2/12/12/12/12/12/12/2SSSSSSSS2/SSSSTSSS/GCMBHMCG r 0 1";
+        let up = Position::from_fen(up).unwrap();
+        let (red, white) = (net.evaluate_position(&up, 0), net.evaluate_position(&up, 1));
+        assert!(red > 300 && white < -300, "{red}, {white}");
     }
 
     #[test]
