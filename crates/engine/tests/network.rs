@@ -29,7 +29,7 @@ fn searches_with_a_network_keep_its_accumulators_up_to_date() {
     assert_eq!(game, NetGame::Xiangqi);
     use_networks(true);
     let start = Position::startpos();
-    let net = Network::xiangqi();
+    let net = Network::of(NetGame::Xiangqi);
     assert_eq!(
         cannonade_engine::evaluate_any(&cannonade_games::AnyGame::Xiangqi(start.clone())),
         net.evaluate_position(&start, 0),
@@ -54,7 +54,7 @@ fn searches_with_a_network_keep_its_accumulators_up_to_date() {
     let again = Network::use_file(&random_network(nnue::BATTLE_INPUTS));
     assert_eq!(again.unwrap_err(), nnue::NetworkError::InUse(NetGame::ChessBattle));
     let start = cannonade_battle::Position::startpos();
-    let net = Network::battle();
+    let net = Network::of(NetGame::ChessBattle);
     assert_eq!(
         cannonade_engine::evaluate_any(&cannonade_games::AnyGame::ChessBattle(start.clone())),
         net.evaluate_position(&start, 0),

@@ -17,6 +17,7 @@ mod model;
 
 use anyhow::{Result, bail};
 use cannonade_engine::nnue::NetGame;
+use cannonade_games::GameKind;
 use cannonade_geom::random::SplitMix64;
 use clap::Parser;
 use data::Sample;
@@ -60,11 +61,10 @@ struct Args {
 
 /// The games with networks, by the names `cannonade selfplay --game` takes.
 fn parse_game(name: &str) -> Result<NetGame, String> {
-    match name.to_ascii_lowercase().replace('-', "").as_str() {
-        "xiangqi" => Ok(NetGame::Xiangqi),
-        "chessbattle" | "battle" => Ok(NetGame::ChessBattle),
-        _ => Err(format!("'{name}': the games with networks are xiangqi and chessbattle")),
-    }
+    let kind: GameKind = name.parse().map_err(|e| format!("{e}"))?;
+    NetGame::of_kind(kind).ok_or_else(|| {
+        format!("{kind} has no network: the games with networks are xiangqi and chessbattle")
+    })
 }
 
 fn shuffle(samples: &mut [Sample], rng: &mut SplitMix64) {
@@ -183,4 +183,18 @@ fn main() -> Result<()> {
     }
     eprintln!("wrote {} after {:.0} s", args.out, started.elapsed().as_secs_f32());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_are_read_by_their_registry_names_and_only_games_with_networks_pass() {
+        assert_eq!(parse_game("xiangqi"), Ok(NetGame::Xiangqi));
+        assert_eq!(parse_game("Chess-Battle"), Ok(NetGame::ChessBattle));
+        assert!(parse_game("banqi").unwrap_err().contains("no network"));
+        assert!(parse_game("commander").unwrap_err().contains("no network"));
+        assert!(parse_game("checkers").is_err());
+    }
 }

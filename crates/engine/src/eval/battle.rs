@@ -4,7 +4,7 @@
 
 use super::network;
 use crate::Evaluate;
-use crate::nnue::{Accumulator, Network};
+use crate::nnue::{Accumulator, NetGame, Network};
 use crate::params::{
     BATTLE_CENTRE, BATTLE_LINE_SQUARE, BATTLE_SIGHT_PERCENT, BATTLE_SOLDIER_ADVANCE, BATTLE_TEMPO,
     BATTLE_VALUES,
@@ -99,7 +99,7 @@ pub(crate) fn classical(pos: &Position) -> i32 {
 /// The network, unless this search evaluates by hand ([`network::networks_on`]).
 #[inline]
 fn network() -> Option<&'static Network> {
-    network::networks_on().then(Network::battle)
+    network::networks_on().then(|| Network::of(NetGame::ChessBattle))
 }
 
 impl Evaluate for Position {

@@ -2,7 +2,7 @@
 
 use super::network;
 use crate::Evaluate;
-use crate::nnue::{Accumulator, Network};
+use crate::nnue::{Accumulator, NetGame, Network};
 use crate::params::{
     XIANGQI_CANNON_SCREENS, XIANGQI_CHARIOT_MOBILITY, XIANGQI_CHARIOT_MOBILITY_BASE,
     XIANGQI_CROSSED_SOLDIER, XIANGQI_GENERAL_OFF_CENTRE, XIANGQI_GENERAL_RAISED,
@@ -169,7 +169,7 @@ pub(crate) fn classical(pos: &Position) -> i32 {
 /// The network, unless this search evaluates by hand ([`network::networks_on`]).
 #[inline]
 fn network() -> Option<&'static Network> {
-    network::networks_on().then(Network::xiangqi)
+    network::networks_on().then(|| Network::of(NetGame::Xiangqi))
 }
 
 impl Evaluate for Position {

@@ -38,6 +38,7 @@ pub use battle::BATTLE_INPUTS;
 use cannonade_core::Rules;
 pub use xiangqi::XIANGQI_INPUTS;
 
+use cannonade_games::GameKind;
 use std::sync::OnceLock;
 
 /// Hidden units per side.
@@ -68,15 +69,33 @@ impl NetGame {
         }
     }
 
+    /// The network game of `kind`, if it has networks.
+    pub fn of_kind(kind: GameKind) -> Option<NetGame> {
+        match kind {
+            GameKind::Xiangqi => Some(NetGame::Xiangqi),
+            GameKind::ChessBattle => Some(NetGame::ChessBattle),
+            GameKind::Banqi | GameKind::Commander => None,
+        }
+    }
+
     /// The game whose networks have `inputs` inputs per side.
     pub fn of_inputs(inputs: usize) -> Option<NetGame> {
         [NetGame::Xiangqi, NetGame::ChessBattle].into_iter().find(|g| g.inputs() == inputs)
     }
 
+    /// Where this process keeps the game's network once chosen.
     fn slot(self) -> &'static OnceLock<Network> {
         match self {
             NetGame::Xiangqi => &XIANGQI,
             NetGame::ChessBattle => &BATTLE,
+        }
+    }
+
+    /// The file of the network built into the engine for this game.
+    fn built_in(self) -> &'static [u8] {
+        match self {
+            NetGame::Xiangqi => XIANGQI_NET,
+            NetGame::ChessBattle => BATTLE_NET,
         }
     }
 }
@@ -267,23 +286,13 @@ impl Network {
         self.game
     }
 
-    /// The Xiangqi network of this process: the one built into the engine, unless
-    /// [`Network::use_file`] chose another before the first evaluation.
-    pub fn xiangqi() -> &'static Network {
-        XIANGQI.get_or_init(|| {
-            // Built in at compile time, and a test reads it: never fails at run time.
-            Network::from_bytes(XIANGQI_NET)
-                .unwrap_or_else(|e| panic!("the built-in Xiangqi network: {e}"))
-        })
-    }
-
-    /// The Chess-Battle network of this process: the one built into the engine, unless
-    /// [`Network::use_file`] chose another before the first evaluation.
-    pub fn battle() -> &'static Network {
-        BATTLE.get_or_init(|| {
-            // Built in at compile time, and a test reads it: never fails at run time.
-            Network::from_bytes(BATTLE_NET)
-                .unwrap_or_else(|e| panic!("the built-in Chess-Battle network: {e}"))
+    /// `game`'s network in this process: the one built into the engine, unless
+    /// [`Network::use_file`] chose another before the game's first evaluation.
+    pub fn of(game: NetGame) -> &'static Network {
+        game.slot().get_or_init(|| {
+            // Built in at compile time, and a test reads each: never fails at run time.
+            Network::from_bytes(game.built_in())
+                .unwrap_or_else(|e| panic!("the built-in {game:?} network: {e}"))
         })
     }
 
@@ -581,7 +590,7 @@ mod tests {
     #[test]
     fn the_built_in_network_reads_and_values_the_start_about_even() {
         use cannonade_xiangqi::Position;
-        let net = Network::from_bytes(XIANGQI_NET).unwrap();
+        let net = Network::from_bytes(NetGame::Xiangqi.built_in()).unwrap();
         assert_eq!(net.game(), NetGame::Xiangqi);
         let v = net.evaluate_position(&Position::startpos(), 0);
         assert!(v.abs() < 100, "{v}");
@@ -595,7 +604,7 @@ mod tests {
     #[test]
     fn the_built_in_battle_network_reads_and_values_the_start_about_even() {
         use cannonade_battle::Position;
-        let net = Network::from_bytes(BATTLE_NET).unwrap();
+        let net = Network::from_bytes(NetGame::ChessBattle.built_in()).unwrap();
         assert_eq!(net.game(), NetGame::ChessBattle);
         let v = net.evaluate_position(&Position::startpos(), 0);
         assert!(v.abs() < 100, "{v}");
