@@ -238,8 +238,9 @@ pub struct Network {
     output_bias: i32,
 }
 
-/// The network shipped with the engine: trained by `cannonade-train` on 860 k positions of
-/// `cannonade selfplay` (docs/engine.md, "The Xiangqi network").
+/// The network shipped with the engine: the second generation, trained by `cannonade-train`
+/// on 996 k positions of `cannonade selfplay` searched with the first (docs/engine.md, "The
+/// Xiangqi network").
 static XIANGQI_NET: &[u8] = include_bytes!("../../nets/xiangqi.nnue");
 
 /// The Xiangqi network in use, fixed at its first use.
