@@ -327,16 +327,13 @@ impl Reviewer {
         let flip_value = if flip { walk.value_of(at, &mv.text)? } else { None };
         // The played move named as an alternative takes the played move's value: searched
         // again with the table the other searches left, it could come out a little apart.
-        let mut alternatives = Vec::new();
-        let mut alternative_played = Vec::new();
+        // `None` marks it until that value is known.
+        let mut named = Vec::new();
         for text in self.options.alternatives.get(&i).into_iter().flatten() {
-            let is_played = at.clone().play_text_past_end(text).ok() == Some(played_move);
-            let value = if is_played { Some(0) } else { walk.value_of(at, text)? };
-            if let Some(v) = value {
-                let display = display_line(at, std::slice::from_ref(text)).pop();
-                let value = Eval::from_score(v);
-                alternatives.push(Alternative { text: text.clone(), value, display });
-                alternative_played.push(is_played);
+            if at.clone().play_text_past_end(text).ok() == Some(played_move) {
+                named.push((text, None));
+            } else if let Some(v) = walk.value_of(at, text)? {
+                named.push((text, Some(v)));
             }
         }
         let there = walk.position(&next)?;
@@ -347,11 +344,14 @@ impl Reviewer {
         let scale = self.scale;
         let before = Eval::from_score(score);
         let played_value = Eval::from_score(played);
-        for (alternative, _) in
-            alternatives.iter_mut().zip(alternative_played).filter(|(_, is_played)| *is_played)
-        {
-            alternative.value = played_value;
-        }
+        let alternatives = named
+            .into_iter()
+            .map(|(text, value)| Alternative {
+                text: text.clone(),
+                value: value.map_or(played_value, Eval::from_score),
+                display: display_line(at, std::slice::from_ref(text)).pop(),
+            })
+            .collect();
         let (win_before, win_after) = (scale.win_chance(before), scale.win_chance(played_value));
         let best = result.as_ref().and_then(|r| r.best);
         let line = result.as_ref().map(|r| r.pv.clone()).unwrap_or_default();
