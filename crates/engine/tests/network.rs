@@ -1,12 +1,14 @@
-//! Searches with a Xiangqi or Chess-Battle network keep its accumulators up to date through
-//! every kind of node (moves, null moves, quiescence, repetitions; shots and last-rank moves). The search checks each static value
-//! against one computed from scratch under debug assertions, which tests run with.
+//! Searches with a Xiangqi, Chess-Battle or Commander network keep its accumulators up to
+//! date through every kind of node (moves, null moves, quiescence, repetitions; shots and
+//! last-rank moves; stacks, heroes and the scored formats). The search checks each static
+//! value against one computed from scratch under debug assertions, which tests run with.
 //!
 //! A test binary of its own: loading a network switches the evaluation for the whole
 //! process.
 
 use cannonade_engine::nnue::{self, NetGame, Network};
 use cannonade_engine::{Limits, search, use_networks};
+use cannonade_games::{AnyRecord, GameKind, GameSpec};
 use cannonade_geom::SplitMix64;
 use cannonade_xiangqi::Position;
 use std::sync::atomic::AtomicBool;
@@ -22,14 +24,14 @@ fn random_network(inputs: usize) -> Vec<u8> {
     nnue::write_network(300.0, &input, &bias, &output, 0)
 }
 
-/// One test for both games: the network switch is the whole process's.
+/// One test for every game: the network switch is the whole process's.
 #[test]
 fn searches_with_a_network_keep_its_accumulators_up_to_date() {
     let game = Network::use_file(&random_network(nnue::XIANGQI_INPUTS)).unwrap();
     assert_eq!(game, NetGame::Xiangqi);
     use_networks(true);
     let start = Position::startpos();
-    let net = Network::of(NetGame::Xiangqi);
+    let net = Network::of(NetGame::Xiangqi).unwrap();
     assert_eq!(
         cannonade_engine::evaluate_any(&cannonade_games::AnyGame::Xiangqi(start.clone())),
         net.evaluate_position(&start, 0),
@@ -54,7 +56,7 @@ fn searches_with_a_network_keep_its_accumulators_up_to_date() {
     let again = Network::use_file(&random_network(nnue::BATTLE_INPUTS));
     assert_eq!(again.unwrap_err(), nnue::NetworkError::InUse(NetGame::ChessBattle));
     let start = cannonade_battle::Position::startpos();
-    let net = Network::of(NetGame::ChessBattle);
+    let net = Network::of(NetGame::ChessBattle).unwrap();
     assert_eq!(
         cannonade_engine::evaluate_any(&cannonade_games::AnyGame::ChessBattle(start.clone())),
         net.evaluate_position(&start, 0),
@@ -71,6 +73,38 @@ fn searches_with_a_network_keep_its_accumulators_up_to_date() {
         let limits = Limits { depth: Some(5), ..Limits::default() };
         let r = search(&pos, &[], &limits, &AtomicBool::new(false), |_| {});
         assert!(r.best.is_some(), "{fen}");
+    }
+
+    // Commander has no network built in: it plays by hand until given one.
+    let start = cannonade_commander::Position::startpos();
+    let any = cannonade_games::AnyGame::Commander(start.clone());
+    assert!(Network::of(NetGame::Commander).is_none());
+    let by_hand = cannonade_engine::evaluate_any(&any);
+    let game = Network::use_file(&random_network(nnue::COMMANDER_INPUTS)).unwrap();
+    assert_eq!(game, NetGame::Commander);
+    let net = Network::of(NetGame::Commander).unwrap();
+    let by_net = net.evaluate_position(&start, 0);
+    assert_eq!(cannonade_engine::evaluate_any(&any), by_net, "the network evaluates");
+    assert_ne!(by_net, by_hand);
+    let mut engine = cannonade_engine::Engine::new();
+    for fen in [
+        cannonade_commander::START_FEN,
+        // A loaded carrier, a heroic tank in a stack, an engineer carrying artillery.
+        "10c/11/9im/11/11/11/2i8/11/11/1(NFT)1I7/11/6C4 r - - 0 1",
+        "9c1/11/9im/11/11/11/4i6/11/4(+TI)6/9IM/11/10C r - - 0 1",
+        "6c4/1n2fh1hf2/3a2s2a1/2n1gt1tg2/3e2m2ei/2i8/11/2IE5EI/2N1G(TM)1TG2/3A2S2A1/1N2FH1HF2/6C4 r - - 2 2",
+    ] {
+        let pos = cannonade_commander::Position::from_fen(fen).unwrap();
+        let limits = Limits { depth: Some(4), ..Limits::default() };
+        let r = search(&pos, &[], &limits, &AtomicBool::new(false), |_| {});
+        assert!(r.best.is_some(), "{fen}");
+        // The scored formats add the points race to the same network's value.
+        for format in ["format=tactical", "format=fullforce"] {
+            let spec = GameSpec::parse(GameKind::Commander, format).unwrap();
+            let record = AnyRecord::with_start(&spec, spec.position(fen).unwrap()).unwrap();
+            let r = engine.search(&record, &limits, &AtomicBool::new(false), |_| {});
+            assert!(r.best_text.is_some(), "{fen} {format}");
+        }
     }
     use_networks(false);
 }

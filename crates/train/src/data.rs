@@ -1,18 +1,19 @@
 //! Training positions: the lines `cannonade selfplay` writes (`FEN | score | result`, score
 //! and result from the first seat's view), kept as their pieces with the score and result
 //! from the side to move's view. The network's inputs are computed per batch, so that a
-//! position can be seen mirrored left to right as well (the games are symmetric), doubling
-//! what the data shows.
+//! position can be seen mirrored left to right as well where the game is symmetric that way
+//! (Xiangqi and Chess-Battle; Commander's sea is on one wing), doubling what the data shows.
 
 use anyhow::{Context, Result};
 use cannonade_core::Side;
 use cannonade_engine::nnue::{Features, NetGame};
 use std::io::BufRead;
 
-/// Most pieces on a board (Chess-Battle starts with 48), so most active inputs per side.
+/// Most active inputs per side: pieces on a board (Chess-Battle starts with 48, Commander
+/// with 38) and Commander's heroes. A position with more is skipped.
 pub const MAX_ACTIVE: usize = 64;
 
-/// One position: its game, its pieces (seat · 7 + kind, and square), the side to move, and
+/// One position: its game, its inputs (seat · kinds + kind index, and square), the side to move, and
 /// the search score and game result from the side to move's view.
 #[derive(Clone, Copy)]
 pub struct Sample {
@@ -32,12 +33,13 @@ pub struct Inputs {
 }
 
 impl Sample {
-    /// The inputs of the position, or of its mirror image left to right when `flip` (the
-    /// games are symmetric, so the mirror image is worth the same).
+    /// The inputs of the position, or of its mirror image left to right when `flip` (worth
+    /// the same in a symmetric game; a game without mirror images keeps its squares).
     pub fn inputs(&self, flip: bool) -> Inputs {
         match self.game {
             NetGame::Xiangqi => self.inputs_as::<cannonade_xiangqi::Position>(flip),
             NetGame::ChessBattle => self.inputs_as::<cannonade_battle::Position>(flip),
+            NetGame::Commander => self.inputs_as::<cannonade_commander::Position>(flip),
         }
     }
 
@@ -46,14 +48,14 @@ impl Sample {
         let square = |sq: u8| if flip { P::mirror_square(sq) } else { sq };
         // The royal piece is kind 0 in every game with a network.
         let royal = |seat: usize| {
-            let code = (seat * 7) as u8;
+            let code = (seat * P::KINDS) as u8;
             pieces.iter().find(|&&(p, _)| p == code).map_or(0, |&(_, sq)| square(sq))
         };
         let stm = if self.first_to_move { 0 } else { 1 };
         let (own_mirror, other_mirror) = (P::mirrors(royal(stm)), P::mirrors(royal(1 - stm)));
         let mut out = Inputs { own: [0; MAX_ACTIVE], other: [0; MAX_ACTIVE], count: pieces.len() };
         for (i, &(p, sq)) in pieces.iter().enumerate() {
-            let (owner, kind, sq) = (p as usize / 7, p as usize % 7, square(sq));
+            let (owner, kind, sq) = (p as usize / P::KINDS, p as usize % P::KINDS, square(sq));
             out.own[i] = P::feature(stm, own_mirror, owner, kind, sq) as u16;
             out.other[i] = P::feature(1 - stm, other_mirror, owner, kind, sq) as u16;
         }
@@ -66,7 +68,7 @@ impl Sample {
         let mut fits = true;
         pos.for_each_piece(|owner, kind, sq| match self.pieces.get_mut(self.count as usize) {
             Some(slot) => {
-                *slot = ((owner * 7 + kind) as u8, sq);
+                *slot = ((owner * P::KINDS + kind) as u8, sq);
                 self.count += 1;
             }
             None => fits = false,
@@ -86,6 +88,7 @@ pub fn parse(line: &str, game: NetGame) -> Option<Sample> {
     let mut s = match game {
         NetGame::Xiangqi => empty.fill(&cannonade_xiangqi::Position::from_fen(fen).ok()?),
         NetGame::ChessBattle => empty.fill(&cannonade_battle::Position::from_fen(fen).ok()?),
+        NetGame::Commander => empty.fill(&cannonade_commander::Position::from_fen(fen).ok()?),
     }?;
     if !s.first_to_move {
         s.score = -s.score;
@@ -175,6 +178,23 @@ mod tests {
             ),
         ];
         inputs_are_the_engines(NetGame::ChessBattle, |f| Position::from_fen(f).unwrap(), &pairs);
+    }
+
+    /// Commander has no mirror images: a flipped sample keeps its inputs. Stacks give an
+    /// input per piece, heroes one more.
+    #[test]
+    fn commander_inputs_are_the_engines() {
+        use cannonade_commander::Position;
+        let fens = [
+            cannonade_commander::START_FEN,
+            "9c1/11/9im/11/11/11/4i6/11/4(+TI)6/9IM/11/10C b - - 0 1",
+            "10c/11/9im/11/11/11/2i8/11/11/1(NFT)1I7/11/6C4 r - - 0 1",
+        ];
+        let pairs: Vec<(&str, &str)> = fens.iter().map(|&f| (f, f)).collect();
+        inputs_are_the_engines(NetGame::Commander, |f| Position::from_fen(f).unwrap(), &pairs);
+        let game = NetGame::Commander;
+        assert_eq!(parse(&format!("{} | 0 | 0.5", fens[0]), game).unwrap().count, 38);
+        assert_eq!(parse(&format!("{} | 0 | 0.5", fens[1]), game).unwrap().count, 10);
     }
 
     #[test]

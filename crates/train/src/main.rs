@@ -1,4 +1,4 @@
-//! `cannonade-train`: trains a network of the engine (Xiangqi or Chess-Battle) on the
+//! `cannonade-train`: trains a network of the engine (Xiangqi, Chess-Battle or Commander) on the
 //! positions `cannonade selfplay` writes, and saves it in the engine's format
 //! (`cannonade_engine::nnue`).
 //!
@@ -27,7 +27,7 @@ use std::time::Instant;
 #[derive(Parser)]
 #[command(name = "cannonade-train", about = "Trains a network of the engine")]
 struct Args {
-    /// The game of the positions: xiangqi or chessbattle.
+    /// The game of the positions: xiangqi, chessbattle or commander.
     #[arg(long, default_value = "xiangqi", value_parser = parse_game)]
     game: NetGame,
     /// A file of `cannonade selfplay` positions (repeat for several).
@@ -63,7 +63,9 @@ struct Args {
 fn parse_game(name: &str) -> Result<NetGame, String> {
     let kind: GameKind = name.parse().map_err(|e| format!("{e}"))?;
     NetGame::of_kind(kind).ok_or_else(|| {
-        format!("{kind} has no network: the games with networks are xiangqi and chessbattle")
+        format!(
+            "{kind} has no network: the games with networks are xiangqi, chessbattle and commander"
+        )
     })
 }
 
@@ -194,7 +196,7 @@ mod tests {
         assert_eq!(parse_game("xiangqi"), Ok(NetGame::Xiangqi));
         assert_eq!(parse_game("Chess-Battle"), Ok(NetGame::ChessBattle));
         assert!(parse_game("banqi").unwrap_err().contains("no network"));
-        assert!(parse_game("commander").unwrap_err().contains("no network"));
+        assert_eq!(parse_game("commander"), Ok(NetGame::Commander));
         assert!(parse_game("checkers").is_err());
     }
 }

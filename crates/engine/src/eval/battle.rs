@@ -99,7 +99,7 @@ pub(crate) fn classical(pos: &Position) -> i32 {
 /// The network, unless this search evaluates by hand ([`network::networks_on`]).
 #[inline]
 fn network() -> Option<&'static Network> {
-    network::networks_on().then(|| Network::of(NetGame::ChessBattle))
+    if network::networks_on() { Network::of(NetGame::ChessBattle) } else { None }
 }
 
 impl Evaluate for Position {

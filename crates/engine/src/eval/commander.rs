@@ -1,9 +1,12 @@
 //! Commander Chess: material by kind (stacked pieces included) and heroes, the advance of
 //! the land army, and the Commander's safety: how far it has wandered, enemy units close to
 //! it and whether its own air defence covers it. The points race follows from material, as
-//! every capture scores the victim's value.
+//! every capture scores the victim's value. A network (`nnue`) takes over at level 10 when
+//! one is given (`EvalFile`): none is built in yet (docs/engine.md, "The Commander network").
 
+use super::network;
 use crate::Evaluate;
+use crate::nnue::{Accumulator, NetGame, Network};
 use crate::params::{
     COMMANDER_AIR_COVER, COMMANDER_EXPOSED_RANK, COMMANDER_FOOT_ADVANCE, COMMANDER_HERO,
     COMMANDER_NEAR_ENEMY, COMMANDER_SUPPORT_ADVANCE, COMMANDER_TEMPO, COMMANDER_VALUES,
@@ -66,17 +69,25 @@ fn unit_value(pos: &Position, p: u8) -> i32 {
     })
 }
 
+/// The hand-written evaluation, for the side to move.
+pub(crate) fn classical(pos: &Position) -> i32 {
+    let us = pos.turn();
+    COMMANDER_TEMPO + material(pos, us) - material(pos, 1 - us) + placement(pos, us)
+        - placement(pos, 1 - us)
+}
+
+#[inline]
+fn network() -> Option<&'static Network> {
+    if network::networks_on() { Network::of(NetGame::Commander) } else { None }
+}
+
 impl Evaluate for Position {
-    type Acc = ();
+    type Acc = Accumulator;
 
     const MOVE_INDEXES: usize = 256 * 256;
     const NODE_RATE: u32 = crate::params::COMMANDER_NODE_RATE;
 
-    fn evaluate(&self) -> i32 {
-        let us = self.turn();
-        COMMANDER_TEMPO + material(self, us) - material(self, 1 - us) + placement(self, us)
-            - placement(self, 1 - us)
-    }
+    network::evaluate_by_network!(Position);
 
     fn move_index(&self, mv: Move) -> usize {
         let to = mv.steps().first().map_or(0, |s| s.to);

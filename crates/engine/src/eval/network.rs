@@ -1,5 +1,5 @@
-//! Whether the games that have networks (Xiangqi and Chess-Battle) are
-//! evaluated by them or by their hand-written evaluations. One switch for the whole process,
+//! Whether the games that have networks (Xiangqi, Chess-Battle, and Commander once given
+//! one) are evaluated by them or by their hand-written evaluations. One switch for the whole process,
 //! as `Use NNUE` is in other engines, and a per-thread override for the levels below 10,
 //! whose ladders were measured with the hand-written evaluations.
 

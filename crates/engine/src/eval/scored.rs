@@ -4,6 +4,7 @@
 //! points) and values the points already scored, which decide those games.
 
 use crate::Evaluate;
+use crate::nnue::Accumulator;
 use crate::params::SCORED_POINT_CP;
 use cannonade_commander::points::{Armies, Format, judge_position};
 use cannonade_commander::{Move, Position};
@@ -76,8 +77,18 @@ impl Rules for Scored {
     }
 }
 
+impl Scored {
+    /// What the points scored so far are worth to the side to move.
+    fn points_lead(&self) -> i32 {
+        let us = self.pos.turn();
+        let points = self.pos.points();
+        SCORED_POINT_CP * (points[us] as i32 - points[1 - us] as i32)
+    }
+}
+
 impl Evaluate for Scored {
-    type Acc = ();
+    /// The standard position's: its network, when it plays by one, sees the board alone.
+    type Acc = Accumulator;
 
     const MOVE_INDEXES: usize = <Position as Evaluate>::MOVE_INDEXES;
     const NODE_RATE: u32 = <Position as Evaluate>::NODE_RATE;
@@ -86,9 +97,19 @@ impl Evaluate for Scored {
     /// points as played: a mated position is judged by [`Rules::next`] before any evaluation,
     /// so the test for mate (a move generation) is not repeated at every leaf.
     fn evaluate(&self) -> i32 {
-        let us = self.pos.turn();
-        let points = self.pos.points();
-        self.pos.evaluate() + SCORED_POINT_CP * (points[us] as i32 - points[1 - us] as i32)
+        self.pos.evaluate() + self.points_lead()
+    }
+
+    fn refresh(&self, acc: &mut Accumulator) {
+        self.pos.refresh(acc);
+    }
+
+    fn update(&self, child: &Scored, mv: Move, acc: &Accumulator, out: &mut Accumulator) {
+        self.pos.update(&child.pos, mv, acc, out);
+    }
+
+    fn evaluate_with(&self, acc: &Accumulator) -> i32 {
+        self.pos.evaluate_with(acc) + self.points_lead()
     }
 
     fn move_index(&self, mv: Move) -> usize {

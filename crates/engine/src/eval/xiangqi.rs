@@ -169,7 +169,7 @@ pub(crate) fn classical(pos: &Position) -> i32 {
 /// The network, unless this search evaluates by hand ([`network::networks_on`]).
 #[inline]
 fn network() -> Option<&'static Network> {
-    network::networks_on().then(|| Network::of(NetGame::Xiangqi))
+    if network::networks_on() { Network::of(NetGame::Xiangqi) } else { None }
 }
 
 impl Evaluate for Position {

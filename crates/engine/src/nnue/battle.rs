@@ -34,6 +34,7 @@ const VIEW: [[u8; 128]; 4] = {
 impl Features for Position {
     const INPUTS: usize = BATTLE_INPUTS;
     const GAME: NetGame = NetGame::ChessBattle;
+    const KINDS: usize = 7;
 
     #[inline]
     fn feature(side: usize, mirror: bool, owner: usize, kind: usize, sq: u8) -> usize {
@@ -68,11 +69,11 @@ impl Features for Position {
     /// A shot takes off its target alone; a move takes the mover off its square and the
     /// piece it captures, and puts the mover down unless it reached its last rank, where it
     /// leaves the board with the enemy piece chosen for removal.
-    fn delta(&self, mv: Move) -> Delta {
+    fn delta(&self, _child: &Position, mv: Move) -> Delta {
         let mut d = Delta::default();
         let mut off = |sq: Square| {
             if let Some(p) = self.piece_at(sq) {
-                d.off((p.side.index(), p.kind.index(), sq.index()));
+                d.off((p.side.index() as u8, p.kind.index() as u8, sq.index()));
             }
         };
         if mv.is_shot() {
@@ -88,7 +89,7 @@ impl Features for Position {
                 off(r);
             }
         } else if let Some(p) = self.piece_at(mv.from()) {
-            d.on((p.side.index(), p.kind.index(), mv.to().index()));
+            d.on((p.side.index() as u8, p.kind.index() as u8, mv.to().index()));
         }
         d
     }

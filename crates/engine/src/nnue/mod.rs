@@ -1,5 +1,5 @@
-//! An efficiently updatable neural network (NNUE) for the evaluation of Xiangqi and
-//! Chess-Battle: the pieces on their squares, seen from each side ([`Features`]), feed one
+//! An efficiently updatable neural network (NNUE) for the evaluation of Xiangqi,
+//! Chess-Battle and Commander Chess: the pieces on their squares, seen from each side ([`Features`]), feed one
 //! hidden layer per side (the *accumulator*, kept up to date move by move in the search),
 //! whose squared clipped activations give the value.
 //!
@@ -32,10 +32,12 @@
 //! ```
 
 mod battle;
+mod commander;
 mod xiangqi;
 
 pub use battle::BATTLE_INPUTS;
 use cannonade_core::Rules;
+pub use commander::COMMANDER_INPUTS;
 pub use xiangqi::XIANGQI_INPUTS;
 
 use cannonade_games::GameKind;
@@ -58,14 +60,20 @@ pub enum NetGame {
     Xiangqi,
     /// [`BATTLE_INPUTS`] inputs.
     ChessBattle,
+    /// [`COMMANDER_INPUTS`] inputs.
+    Commander,
 }
 
 impl NetGame {
+    /// Every game that has networks.
+    pub const ALL: [NetGame; 3] = [NetGame::Xiangqi, NetGame::ChessBattle, NetGame::Commander];
+
     /// Inputs per side of this game's networks.
     pub const fn inputs(self) -> usize {
         match self {
             NetGame::Xiangqi => XIANGQI_INPUTS,
             NetGame::ChessBattle => BATTLE_INPUTS,
+            NetGame::Commander => COMMANDER_INPUTS,
         }
     }
 
@@ -74,13 +82,14 @@ impl NetGame {
         match kind {
             GameKind::Xiangqi => Some(NetGame::Xiangqi),
             GameKind::ChessBattle => Some(NetGame::ChessBattle),
-            GameKind::Banqi | GameKind::Commander => None,
+            GameKind::Commander => Some(NetGame::Commander),
+            GameKind::Banqi => None,
         }
     }
 
     /// The game whose networks have `inputs` inputs per side.
     pub fn of_inputs(inputs: usize) -> Option<NetGame> {
-        [NetGame::Xiangqi, NetGame::ChessBattle].into_iter().find(|g| g.inputs() == inputs)
+        NetGame::ALL.into_iter().find(|g| g.inputs() == inputs)
     }
 
     /// Where this process keeps the game's network once chosen.
@@ -88,41 +97,51 @@ impl NetGame {
         match self {
             NetGame::Xiangqi => &XIANGQI,
             NetGame::ChessBattle => &BATTLE,
+            NetGame::Commander => &COMMANDER,
         }
     }
 
-    /// The file of the network built into the engine for this game.
-    fn built_in(self) -> &'static [u8] {
+    /// The file of the network built into the engine for this game; `None` for a game
+    /// whose trained networks have not yet beaten its hand-written evaluation (Commander:
+    /// docs/engine.md, "The Commander network"), which then plays by hand unless
+    /// [`Network::use_file`] gives it one.
+    fn built_in(self) -> Option<&'static [u8]> {
         match self {
-            NetGame::Xiangqi => XIANGQI_NET,
-            NetGame::ChessBattle => BATTLE_NET,
+            NetGame::Xiangqi => Some(XIANGQI_NET),
+            NetGame::ChessBattle => Some(BATTLE_NET),
+            NetGame::Commander => None,
         }
     }
 }
 
 /// How a game's pieces feed a network. Each side's half of the inputs holds every piece as
 /// (own or enemy, kind, square), with the squares seen from that side: ranks counted from its
-/// own back rank, files reversed when its royal piece stands right of the middle, so that
-/// mirror-image positions share their inputs. Sides are indexed 0 (first seat) and 1.
+/// own back rank, and, in a game symmetric left to right, files reversed when its royal
+/// piece stands right of the middle, so that mirror-image positions share their inputs.
+/// Sides are indexed 0 (first seat) and 1.
 pub trait Features: Rules {
     /// Inputs per side.
     const INPUTS: usize;
     /// The game.
     const GAME: NetGame;
+    /// Kind indexes per owner (`kind` below is less than this); the royal piece is 0.
+    const KINDS: usize;
     /// The input of a piece of seat `owner` and kind index `kind` on the square of index
     /// `sq` in `side`'s half, whose view is mirrored when `mirror`.
     fn feature(side: usize, mirror: bool, owner: usize, kind: usize, sq: u8) -> usize;
     /// Whether a side whose royal piece stands on the square of index `royal` sees the
     /// board mirrored.
     fn mirrors(royal: u8) -> bool;
-    /// The index of a square's mirror image left to right.
+    /// The index of a square's mirror image left to right, where a piece stands in the
+    /// mirror image of a position that is worth the same; the square itself in a game
+    /// without such images.
     fn mirror_square(sq: u8) -> u8;
     /// The square index of `side`'s royal piece.
     fn royal(&self, side: usize) -> u8;
     /// Calls `f(owner, kind, square)` for every piece on the board.
     fn for_each_piece(&self, f: impl FnMut(usize, usize, u8));
-    /// What the legal move `mv` changes on this position's board.
-    fn delta(&self, mv: Self::Move) -> Delta;
+    /// What the legal move `mv`, which leads to `child`, changes on this position's board.
+    fn delta(&self, child: &Self, mv: Self::Move) -> Delta;
 }
 
 /// Whether `side`'s view of `pos` is mirrored (see [`Features::mirrors`]).
@@ -140,30 +159,48 @@ pub fn features<P: Features>(pos: &P, side: usize) -> Vec<usize> {
 }
 
 /// A piece on a square, as a move's [`Delta`] names it: (seat, kind index, square index).
-pub type Placed = (usize, usize, u8);
+pub type Placed = (u8, u8, u8);
 
-/// What a move changed on the board: the pieces it took off their squares (the mover from
-/// its origin, captured and removed pieces) and the one it put down (the mover on its
-/// destination; none for a shot or a piece that left the board).
+/// Most inputs a [`Delta`] lists each way; a move that changes more (a Commander stack that
+/// captures a stack) has its halves computed afresh.
+const DELTA_MOST: usize = 8;
+
+/// What a move changed on the board: the inputs it took off (the mover from its origin,
+/// captured and removed pieces) and those it put down (the mover on its destination; none
+/// for a shot or a piece that left the board).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Delta {
-    off: [Placed; 3],
-    offs: usize,
-    on: Option<Placed>,
+    off: [Placed; DELTA_MOST],
+    offs: u8,
+    on: [Placed; DELTA_MOST],
+    ons: u8,
+    /// More changes than the lists hold: the update refreshes instead.
+    overflow: bool,
 }
 
 impl Delta {
-    /// Takes a piece off its square (at most three per move).
+    /// Takes a piece off its square.
+    #[inline]
     pub fn off(&mut self, p: Placed) {
-        if let Some(slot) = self.off.get_mut(self.offs) {
-            *slot = p;
-            self.offs += 1;
+        match self.off.get_mut(self.offs as usize) {
+            Some(slot) => {
+                *slot = p;
+                self.offs += 1;
+            }
+            None => self.overflow = true,
         }
     }
 
     /// Puts a piece on a square.
+    #[inline]
     pub fn on(&mut self, p: Placed) {
-        self.on = Some(p);
+        match self.on.get_mut(self.ons as usize) {
+            Some(slot) => {
+                *slot = p;
+                self.ons += 1;
+            }
+            None => self.overflow = true,
+        }
     }
 }
 
@@ -192,7 +229,8 @@ impl std::fmt::Display for NetworkError {
             NetworkError::Shape { inputs, hidden } => write!(
                 f,
                 "network of {inputs} inputs and {hidden} hidden units, this build takes \
-                 {XIANGQI_INPUTS} (Xiangqi) or {BATTLE_INPUTS} (Chess-Battle) and {HIDDEN}"
+                 {XIANGQI_INPUTS} (Xiangqi), {BATTLE_INPUTS} (Chess-Battle) or \
+                 {COMMANDER_INPUTS} (Commander) and {HIDDEN}"
             ),
             NetworkError::Length => write!(f, "network file of the wrong length"),
             NetworkError::InUse(game) => {
@@ -253,6 +291,10 @@ static BATTLE_NET: &[u8] = include_bytes!("../../nets/battle.nnue");
 /// The Chess-Battle network in use, fixed at its first use.
 static BATTLE: OnceLock<Network> = OnceLock::new();
 
+/// The Commander network in use: none is built in (see [`NetGame::built_in`]), so only one
+/// chosen by [`Network::use_file`].
+static COMMANDER: OnceLock<Network> = OnceLock::new();
+
 impl Network {
     /// Reads a network file of any game this build has networks for.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
@@ -288,13 +330,20 @@ impl Network {
     }
 
     /// `game`'s network in this process: the one built into the engine, unless
-    /// [`Network::use_file`] chose another before the game's first evaluation.
-    pub fn of(game: NetGame) -> &'static Network {
-        game.slot().get_or_init(|| {
+    /// [`Network::use_file`] chose another before the game's first evaluation; `None` for a
+    /// game with neither.
+    #[inline]
+    pub fn of(game: NetGame) -> Option<&'static Network> {
+        let slot = game.slot();
+        if let Some(net) = slot.get() {
+            return Some(net);
+        }
+        let bytes = game.built_in()?;
+        Some(slot.get_or_init(|| {
             // Built in at compile time, and a test reads each: never fails at run time.
-            Network::from_bytes(game.built_in())
+            Network::from_bytes(bytes)
                 .unwrap_or_else(|e| panic!("the built-in {game:?} network: {e}"))
-        })
+        }))
     }
 
     /// Makes the network in `bytes` this process's network for its game (for trying a newly
@@ -336,29 +385,29 @@ impl Network {
         acc: &Accumulator,
         out: &mut Accumulator,
     ) {
-        let delta = parent.delta(mv);
+        let delta = parent.delta(child, mv);
         for side in 0..2 {
             let mirror = mirrored(child, side);
             out.mirror[side] = mirror;
-            if mirror != acc.mirror[side] {
+            if mirror != acc.mirror[side] || delta.overflow {
                 self.refresh_half(child, side, mirror, &mut out.halves[side]);
                 continue;
             }
             let row = |&(owner, kind, sq): &Placed| {
-                &self.input[P::feature(side, mirror, owner, kind, sq)].0
+                &self.input[P::feature(side, mirror, owner as usize, kind as usize, sq)].0
             };
             let (half, from) = (&mut out.halves[side].0, &acc.halves[side].0);
-            let off = &delta.off[..delta.offs];
-            match (off, delta.on.as_ref().map(row)) {
-                ([a], Some(put)) => move_feature(half, from, row(a), put),
-                ([a, b], Some(put)) => move_capture(half, from, row(a), put, row(b)),
-                (_, put) => {
+            let off = &delta.off[..delta.offs as usize];
+            match (off, &delta.on[..delta.ons as usize]) {
+                ([a], [put]) => move_feature(half, from, row(a), row(put)),
+                ([a, b], [put]) => move_capture(half, from, row(a), row(put), row(b)),
+                (off, on) => {
                     *half = *from;
                     for p in off {
                         sub(half, row(p));
                     }
-                    if let Some(put) = put {
-                        add(half, put);
+                    for p in on {
+                        add(half, row(p));
                     }
                 }
             }
@@ -506,17 +555,18 @@ mod tests {
         Network::from_bytes(&write_network(400.0, &input, &bias, &output, 1234)).unwrap()
     }
 
-    /// Plays random games from `start`, checking at every move that updating the
-    /// accumulator gives what a refresh gives.
-    fn updates_match_refreshes_from<P: Features + Clone + std::fmt::Debug>(start: &P, games: u64) {
-        let net = random_net(P::INPUTS);
-        assert_eq!(net.game(), P::GAME);
+    /// Plays `games` random games of up to 200 plies from `start`, calling `f(ply, parent,
+    /// child, move)` for every move.
+    fn random_games<P: Features + Clone>(
+        start: &P,
+        games: u64,
+        mut f: impl FnMut(usize, &P, &P, P::Move),
+    ) {
         let mut buf = MoveBuf::new();
         for game in 0..games {
             let mut pos = start.clone();
-            let mut acc = net.refresh(&pos);
             let mut seed = game * 7919 + 1;
-            for _ in 0..200 {
+            for ply in 0..200 {
                 pos.legal_moves(&mut buf);
                 if buf.is_empty() {
                     break;
@@ -525,15 +575,29 @@ mod tests {
                 let mv = buf[(seed >> 33) as usize % buf.len()];
                 let mut child = pos.clone();
                 child.play(mv);
-                let mut next = Accumulator::default();
-                net.update(&pos, &child, mv, &acc, &mut next);
-                assert_eq!(next, net.refresh(&child), "after {mv:?} in {pos:?}");
-                let mover = child.mover().index();
-                assert_eq!(net.evaluate(&next, mover), net.evaluate_position(&child, mover));
+                f(ply, &pos, &child, mv);
                 pos = child;
-                acc = next;
             }
         }
+    }
+
+    /// Plays random games from `start`, checking at every move that updating the
+    /// accumulator gives what a refresh gives.
+    fn updates_match_refreshes_from<P: Features + Clone + std::fmt::Debug>(start: &P, games: u64) {
+        let net = random_net(P::INPUTS);
+        assert_eq!(net.game(), P::GAME);
+        let mut acc = Accumulator::default();
+        random_games(start, games, |ply, pos, child, mv| {
+            if ply == 0 {
+                acc = net.refresh(pos);
+            }
+            let mut next = Accumulator::default();
+            net.update(pos, child, mv, &acc, &mut next);
+            assert_eq!(next, net.refresh(child), "after {mv:?} in {pos:?}");
+            let mover = child.mover().index();
+            assert_eq!(net.evaluate(&next, mover), net.evaluate_position(child, mover));
+            acc = next;
+        });
     }
 
     /// Along random Xiangqi games, which capture and move generals across the centre file.
@@ -560,6 +624,52 @@ mod tests {
             assert!(buf.iter().any(|m| m.is_last_rank() && m.removal().is_some() == removes));
             updates_match_refreshes_from(&pos, 40);
         }
+    }
+
+    /// Along random Commander games (stacks that load, unload and take stacks, units made
+    /// heroes where they did not move), and from positions with stacks and heroes; the
+    /// games must make and lose heroes, or the test would not cover them.
+    #[test]
+    fn commander_updates_match_refreshes() {
+        use cannonade_commander::Position;
+        let start = Position::startpos();
+        updates_match_refreshes_from(&start, 12);
+        for fen in [
+            "10c/11/9im/11/11/11/2i8/11/11/1(NFT)1I7/11/6C4 r - - 0 1",
+            "9c1/11/9im/11/11/11/4i6/11/4(+TI)6/9IM/11/10C r - - 0 1",
+            "6c4/1n2fh1hf2/3a2s2a1/2n1gt1tg2/3e2m2ei/2i8/11/2IE5EI/2N1G(TM)1TG2/3A2S2A1/1N2FH1HF2/6C4 r - - 2 2",
+        ] {
+            updates_match_refreshes_from(&Position::from_fen(fen).unwrap(), 6);
+        }
+        // Heroes come and go along such games.
+        let heroes = |p: &Position| {
+            (0..2)
+                .map(|side| features(p, side).iter().filter(|&&f| f / 132 % 12 == 11).count())
+                .sum::<usize>()
+        };
+        let (mut made, mut lost) = (0, 0);
+        random_games(&start, 12, |_, pos, child, _| {
+            let (a, b) = (heroes(pos), heroes(child));
+            made += (b > a) as usize;
+            lost += (b < a) as usize;
+        });
+        assert!(made > 0 && lost > 0, "heroes made {made}, lost {lost}");
+    }
+
+    /// The second seat sees the board with ranks counted from its own side: a position and
+    /// its colour-swapped image (ranks reversed, files kept: the sea stays on the left) give
+    /// the two halves swapped.
+    #[test]
+    fn commander_colour_flips_evaluate_alike() {
+        use cannonade_commander::Position;
+        let net = random_net(COMMANDER_INPUTS);
+        let a =
+            Position::from_fen("9c1/11/9im/11/11/11/4i6/11/4(+TI)6/9IM/11/10C r - - 0 1").unwrap();
+        let b =
+            Position::from_fen("10c/11/9im/4(+ti)6/11/4I6/11/11/11/9IM/11/9C1 b - - 0 1").unwrap();
+        let (fa, fb) = (net.refresh(&a), net.refresh(&b));
+        assert_eq!((fa.halves[0], fa.halves[1]), (fb.halves[1], fb.halves[0]));
+        assert_eq!(net.evaluate(&fa, 0), net.evaluate(&fb, 1));
     }
 
     #[test]
@@ -591,7 +701,7 @@ mod tests {
     #[test]
     fn the_built_in_network_reads_and_values_the_start_about_even() {
         use cannonade_xiangqi::Position;
-        let net = Network::from_bytes(NetGame::Xiangqi.built_in()).unwrap();
+        let net = Network::from_bytes(NetGame::Xiangqi.built_in().unwrap()).unwrap();
         assert_eq!(net.game(), NetGame::Xiangqi);
         let v = net.evaluate_position(&Position::startpos(), 0);
         assert!(v.abs() < 100, "{v}");
@@ -605,7 +715,7 @@ mod tests {
     #[test]
     fn the_built_in_battle_network_reads_and_values_the_start_about_even() {
         use cannonade_battle::Position;
-        let net = Network::from_bytes(NetGame::ChessBattle.built_in()).unwrap();
+        let net = Network::from_bytes(NetGame::ChessBattle.built_in().unwrap()).unwrap();
         assert_eq!(net.game(), NetGame::ChessBattle);
         let v = net.evaluate_position(&Position::startpos(), 0);
         assert!(v.abs() < 100, "{v}");
@@ -624,7 +734,7 @@ mod tests {
         let mut bytes = write_network(1.0, &[], &[], &[], 0);
         bytes[8] = 7;
         assert!(matches!(Network::from_bytes(&bytes), Err(NetworkError::Shape { .. })));
-        for game in [NetGame::Xiangqi, NetGame::ChessBattle] {
+        for game in NetGame::ALL {
             let zeros = vec![0; game.inputs() * HIDDEN];
             let good = write_network(1.0, &zeros, &[0; HIDDEN], &[0; 2 * HIDDEN], 0);
             assert_eq!(Network::from_bytes(&good).map(|n| n.game()), Ok(game));

@@ -14,6 +14,7 @@ const COLOURS: [Colour; 2] = [Colour::Red, Colour::Black];
 impl Features for Position {
     const INPUTS: usize = XIANGQI_INPUTS;
     const GAME: NetGame = NetGame::Xiangqi;
+    const KINDS: usize = 7;
 
     #[inline]
     fn feature(side: usize, mirror: bool, owner: usize, kind: usize, sq: u8) -> usize {
@@ -50,15 +51,15 @@ impl Features for Position {
     }
 
     /// The mover leaves its point and lands on the target, taking off what stood there.
-    fn delta(&self, mv: Move) -> Delta {
+    fn delta(&self, _child: &Position, mv: Move) -> Delta {
         let mut d = Delta::default();
         let (from, to) = (mv.from().index(), mv.to().index());
         if let Some(p) = self.piece_at(mv.from()) {
-            d.off((p.colour.index(), p.kind.index(), from));
-            d.on((p.colour.index(), p.kind.index(), to));
+            d.off((p.colour.index() as u8, p.kind.index() as u8, from));
+            d.on((p.colour.index() as u8, p.kind.index() as u8, to));
         }
         if let Some(c) = self.piece_at(mv.to()) {
-            d.off((c.colour.index(), c.kind.index(), to));
+            d.off((c.colour.index() as u8, c.kind.index() as u8, to));
         }
         d
     }
