@@ -13,7 +13,7 @@ const KINDS: usize = 12;
 
 /// The kind index of "a heroic piece stands in this unit" (the Commander's own heroism,
 /// which only marks the Commander, is left out: its kind says as much).
-const HERO: usize = 11;
+pub(super) const HERO: usize = 11;
 
 /// Inputs of the Commander network per side: own and enemy pieces, 12 kind indexes, 132
 /// points.

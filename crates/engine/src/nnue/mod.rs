@@ -631,7 +631,9 @@ mod tests {
     /// games must make and lose heroes, or the test would not cover them.
     #[test]
     fn commander_updates_match_refreshes() {
+        use super::commander::HERO;
         use cannonade_commander::Position;
+        use cannonade_commander::board::NPOINTS;
         let start = Position::startpos();
         updates_match_refreshes_from(&start, 12);
         for fen in [
@@ -644,7 +646,12 @@ mod tests {
         // Heroes come and go along such games.
         let heroes = |p: &Position| {
             (0..2)
-                .map(|side| features(p, side).iter().filter(|&&f| f / 132 % 12 == 11).count())
+                .map(|side| {
+                    features(p, side)
+                        .iter()
+                        .filter(|&&f| f / NPOINTS % Position::KINDS == HERO)
+                        .count()
+                })
                 .sum::<usize>()
         };
         let (mut made, mut lost) = (0, 0);
