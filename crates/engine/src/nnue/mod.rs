@@ -276,8 +276,8 @@ pub struct Network {
     output_bias: i32,
 }
 
-/// The network shipped with the engine: the third generation, trained by `cannonade-train`
-/// on 1.16 M positions of `cannonade selfplay` searched with the second (docs/engine.md, "The
+/// The network shipped with the engine: the fourth generation, trained by `cannonade-train`
+/// on 1.06 M positions of `cannonade selfplay` searched with the third (docs/engine.md, "The
 /// Xiangqi network").
 static XIANGQI_NET: &[u8] = include_bytes!("../../nets/xiangqi.nnue");
 
