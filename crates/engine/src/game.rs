@@ -43,6 +43,18 @@ pub trait Evaluate: Rules {
     /// A small index of a move (from and to squares) for history tables.
     fn move_index(&self, mv: Self::Move) -> usize;
 
+    /// Size of the index space of [`Evaluate::piece_to`]; 0 where the game keeps no
+    /// continuation history.
+    const PIECE_TO_INDEXES: usize = 0;
+
+    /// The moving piece (its owner and kind) and the point it goes to, as an index below
+    /// [`Evaluate::PIECE_TO_INDEXES`]: the continuation history rates a quiet move by the
+    /// piece-and-point moves made one and two plies before it, which say more about what a
+    /// reply is for than its from and to points alone.
+    fn piece_to(&self, _mv: Self::Move) -> usize {
+        0
+    }
+
     /// A 32-bit code of a move, as the shared transposition table keeps it (its low 29 bits):
     /// equal moves have equal codes, and the legal moves of one position should differ in
     /// them. A collision only costs move ordering: the search plays the first legal move

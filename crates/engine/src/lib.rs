@@ -24,6 +24,7 @@
 
 mod eval;
 mod game;
+mod history;
 mod level;
 mod limits;
 pub mod nnue;
@@ -45,9 +46,14 @@ pub use search::{MATE, Progress, SearchResult, Style, repetition_at_root, search
 use cannonade_commander::points::{Armies, Format};
 use cannonade_games::{AnyGame, AnyHistory, AnyMove, AnyRecord};
 use eval::Scored;
+use history::MoveHistory;
 use std::any::Any;
 use std::sync::atomic::AtomicBool;
 use tt::Table;
+
+/// What an [`Engine`] keeps from one search of a game to the next: the transposition table
+/// and the move history.
+type Memory<G> = (Table<<G as cannonade_core::Rules>::Move>, MoveHistory<G>);
 
 /// Positions of the game's history handed to the search (repetition needs no more: every
 /// game's no-progress limit is shorter).
@@ -97,9 +103,11 @@ pub struct AnyProgress {
     pub line: u32,
 }
 
-/// The engine: a transposition table kept between searches, a hash size and a level.
+/// The engine: a transposition table and move history kept between searches, a hash size
+/// and a level.
 pub struct Engine {
     hash_mb: usize,
+    /// The [`Memory`] of the game searched last.
     table: Option<Box<dyn Any + Send>>,
     level: Level,
     lines: u32,
@@ -147,7 +155,7 @@ impl Engine {
         self.table = None;
     }
 
-    /// Forgets every stored result.
+    /// Forgets every stored result and the move history.
     pub fn clear(&mut self) {
         self.table = None;
     }
@@ -278,11 +286,13 @@ impl Engine {
     where
         AnyGame: From<G>,
     {
-        let mut table: Box<Table<G::Move>> = self
+        let mut memory: Box<Memory<G>> = self
             .table
             .take()
-            .and_then(|t| t.downcast::<Table<G::Move>>().ok())
-            .unwrap_or_else(|| Box::new(Table::new(self.hash_mb)));
+            .and_then(|t| t.downcast::<Memory<G>>().ok())
+            .unwrap_or_else(|| Box::new((Table::new(self.hash_mb), MoveHistory::default())));
+        memory.1.age();
+        let (table, moves) = &mut *memory;
         self.searches += 1;
         let noise = self.level.noise();
         let seed = if noise == 0 {
@@ -314,7 +324,8 @@ impl Engine {
             history,
             &limits,
             stop,
-            &mut table,
+            table,
+            moves,
             Style { noise, seed, classical: self.level < Level::MAX, lines: self.lines },
             threads,
             |pr| {
@@ -329,7 +340,7 @@ impl Engine {
                 })
             },
         );
-        self.table = Some(table);
+        self.table = Some(memory);
         AnyResult {
             best: r.best.map(wrap),
             best_text: r.best.map(|m| game.engine_move_text(wrap(m))),

@@ -53,6 +53,16 @@ pub const LMR_DIVISOR_CENTI: f64 = 225.0;
 /// A quiet move's reduction shrinks by one ply per this much history (and grows as much for
 /// a negative history).
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+/// Singular extensions: from this remaining depth, a hash move stored as a lower bound or
+/// exact value at most `SINGULAR_TT_DEPTH_SLACK` plies shallower is tested for being the
+/// only good move: the node is searched at half depth without it against the hash value
+/// less `SINGULAR_MARGIN` per ply; if nothing reaches that, the hash move is searched a ply
+/// deeper.
+pub const SINGULAR_MIN_DEPTH: i32 = 7;
+/// See [`SINGULAR_MIN_DEPTH`].
+pub const SINGULAR_TT_DEPTH_SLACK: i32 = 3;
+/// See [`SINGULAR_MIN_DEPTH`].
+pub const SINGULAR_MARGIN: i32 = 2;
 /// Quiescence plies in which check evasions are searched in full (deeper, stand pat).
 pub const QS_EVASION_PLIES: usize = 4;
 /// Deepest ply of the whole search (extensions included).

@@ -12,13 +12,15 @@
 //! Repetitions are judged on the path (and the game's history before the root) under each
 //! game's own [`RepetitionRule`], the one its records are judged by.
 
+use crate::history::{MoveHistory, QuietKey};
 use crate::params::{
     ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, CHANCE_EXPAND_DEPTH, CHANCE_EXPAND_MOVES,
     CHANCE_EXPAND_PLY, EXTENSION_PLY_FACTOR, FUTILITY_BASE, FUTILITY_DEPTH, FUTILITY_MARGIN,
-    HISTORY_MAX, IIR_MIN_DEPTH, LMP_BASE, LMP_DEPTH, LMR_DIVISOR_CENTI, LMR_FULL_MOVES,
-    LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, MAX_PLY, NULL_MOVE_BASE_REDUCTION, NULL_MOVE_DEPTH_DIVISOR,
+    IIR_MIN_DEPTH, LMP_BASE, LMP_DEPTH, LMR_DIVISOR_CENTI, LMR_FULL_MOVES, LMR_HISTORY_DIVISOR,
+    LMR_MIN_DEPTH, MAX_PLY, NULL_MOVE_BASE_REDUCTION, NULL_MOVE_DEPTH_DIVISOR,
     NULL_MOVE_EVAL_DIVISOR, NULL_MOVE_EVAL_MAX, NULL_MOVE_MIN_DEPTH, QS_EVASION_PLIES,
-    REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_MARGIN, STAR2_MIN_DEPTH,
+    REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_MARGIN, SINGULAR_MARGIN, SINGULAR_MIN_DEPTH,
+    SINGULAR_TT_DEPTH_SLACK, STAR2_MIN_DEPTH,
 };
 use crate::tt::{Bound, Table, code};
 use crate::{Evaluate, Limits};
@@ -263,15 +265,20 @@ struct Searcher<'a, G: Evaluate> {
     /// By ply: the evaluation's accumulator of the position searched there.
     accs: Vec<G::Acc>,
     killers: Vec<[Option<G::Move>; 2]>,
+    /// By ply: the move a singular-extension search leaves out there (the hash move whose
+    /// lead over the others it measures).
+    skipped: Vec<Option<G::Move>>,
     /// By ply: the mover and its static value there (`None` in check or not evaluated), to
     /// tell whether the mover's position is improving over its previous turn.
     evals: Vec<Option<(Side, i32)>>,
     /// By ply: the [`Evaluate::move_index`] of the move being searched there (`None` for a
     /// null move), so the reply can look up its counter-move.
     played: Vec<Option<usize>>,
-    /// By move index: the quiet reply that last refuted that move.
-    counters: Vec<Option<G::Move>>,
-    history: Vec<i32>,
+    /// By ply: the [`Evaluate::piece_to`] of the move being searched there (`None` for a
+    /// null move, or where the game keeps no continuation history).
+    played_pt: Vec<Option<usize>>,
+    /// What cut-offs taught about quiet moves (kept between a game's searches).
+    history: MoveHistory<G>,
     pv: Vec<Vec<G::Move>>,
     /// Root moves left out of this iteration's search: the first moves of the better lines
     /// already found at this depth (MultiPV).
@@ -352,8 +359,10 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             self.outcomes.push(Vec::with_capacity(16));
             self.accs.push(G::Acc::default());
             self.killers.push([None, None]);
+            self.skipped.push(None);
             self.evals.push(None);
             self.played.push(None);
+            self.played_pt.push(None);
             self.pv.push(Vec::with_capacity(32));
         }
     }
@@ -540,9 +549,13 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         let key = pos.hash();
         let entry = self.tt.probe(key, ply);
         let tt_code = entry.and_then(|e| e.mv);
+        // A singular-extension search of this node leaves its hash move out, so neither the
+        // table's value of the node nor a null move's answers it.
+        let skipped = self.skipped[ply];
         if let Some(e) = entry
             && !pv_node
             && ply > 0
+            && skipped.is_none()
             && e.depth as i32 >= depth
         {
             let cut = match e.bound {
@@ -591,6 +604,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                 return eval;
             }
             if null_ok
+                && skipped.is_none()
                 && depth >= NULL_MOVE_MIN_DEPTH
                 && eval >= beta
                 && static_eval >= beta
@@ -601,6 +615,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                     + ((eval - beta) / NULL_MOVE_EVAL_DIVISOR).min(NULL_MOVE_EVAL_MAX);
                 let flip = passed.mover() != pos.mover();
                 self.played[ply] = None;
+                self.played_pt[ply] = None;
                 self.accs[ply + 1] = self.accs[ply].clone();
                 self.enter(&passed, false);
                 let v = if flip {
@@ -631,7 +646,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        let mut quiets: Vec<G::Move> = Vec::new();
+        let mut quiets: Vec<QuietKey> = Vec::new();
         let mut chance_moves = 0;
         let mut quiet_count = 0usize;
         // At non-PV nodes, quiet moves that would be searched shallow far below alpha are
@@ -658,7 +673,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             moves.swap(i, j);
             scores.swap(i, j);
             let mv = moves[i];
-            if ply == 0 && self.excluded.contains(&mv) {
+            if (ply == 0 && self.excluded.contains(&mv)) || Some(mv) == skipped {
                 continue;
             }
             let tactical = pos.tactical_value(mv).is_some();
@@ -703,7 +718,45 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                 chance_moves += 1;
                 chance_moves <= CHANCE_EXPAND_MOVES
             };
+            // Singular extension: a hash move that beats every other move by a margin, at
+            // a reduced depth, is searched a ply deeper; when another move also reaches
+            // beta there, the node fails high at once (multi-cut).
+            let mut new_depth = new_depth;
+            if let Some(e) = entry
+                && Some(mv) == tt_move
+                && ply > 0
+                && skipped.is_none()
+                && self.prune
+                && depth >= SINGULAR_MIN_DEPTH
+                && e.depth as i32 >= depth - SINGULAR_TT_DEPTH_SLACK
+                && e.bound != Bound::Upper
+                && e.score.abs() < MATE_BOUND
+                && (ply as i32) < EXTENSION_PLY_FACTOR * self.root_depth
+            {
+                let singular_beta = e.score - SINGULAR_MARGIN * depth;
+                self.skipped[ply] = Some(mv);
+                let v = self.negamax(
+                    pos,
+                    (depth - 1) / 2,
+                    ply,
+                    singular_beta - 1,
+                    singular_beta,
+                    false,
+                    false,
+                );
+                self.skipped[ply] = None;
+                if self.aborted {
+                    break;
+                }
+                if v < singular_beta {
+                    new_depth += 1;
+                } else if singular_beta >= beta {
+                    self.give_back(ply, buf, scores);
+                    return singular_beta;
+                }
+            }
             self.played[ply] = Some(pos.move_index(mv));
+            self.played_pt[ply] = self.history.keeps_continuation().then(|| pos.piece_to(mv));
             self.update_acc(pos, &child, mv, ply);
             // The child searched to `depth` with the window (`a`, `b`), on a PV or not.
             let search = |s: &mut Self, depth: i32, a: i32, b: i32, pv: bool| {
@@ -740,7 +793,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                 }
             }
             if !tactical {
-                quiets.push(mv);
+                quiets.push(self.quiet_key(pos, ply, mv));
             }
         }
         self.give_back(ply, buf, scores);
@@ -756,7 +809,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         };
         // A root searched without its best moves (a later MultiPV line) is not the
         // position's value.
-        if ply > 0 || self.excluded.is_empty() {
+        if skipped.is_none() && (ply > 0 || self.excluded.is_empty()) {
             self.tt.store(key, ply, best_move.map(code::<G>), best, depth, bound);
         }
         best
@@ -764,8 +817,13 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
 
     /// The quiet move that last refuted the move searched at the ply before `ply`.
     fn counter(&self, ply: usize) -> Option<G::Move> {
-        let previous = self.played[ply.checked_sub(1)?]?;
-        self.counters[previous]
+        self.history.counter(self.played[ply.checked_sub(1)?]?)
+    }
+
+    /// Where quiet `mv` at `ply` stands in the history tables.
+    fn quiet_key(&self, pos: &G, ply: usize, mv: G::Move) -> QuietKey {
+        let before = |back: usize| self.played_pt[ply.checked_sub(back)?];
+        self.history.key(pos, mv, [before(1), before(2)])
     }
 
     /// A move's rank in move order, highest first: the hash move, then tactical moves by
@@ -786,30 +844,21 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         } else if Some(mv) == self.counter(ply) {
             1 << 23
         } else {
-            self.history[pos.move_index(mv)]
+            self.history.score(self.quiet_key(pos, ply, mv))
         }
     }
 
     /// A quiet move caused a cut-off: make it a killer and the counter-move of the move
     /// before it, and raise its history; lower the history of the quiet moves tried before it.
-    fn reward(&mut self, pos: &G, ply: usize, mv: G::Move, tried: &[G::Move], depth: i32) {
+    fn reward(&mut self, pos: &G, ply: usize, mv: G::Move, tried: &[QuietKey], depth: i32) {
         let k = &mut self.killers[ply];
         if k[0] != Some(mv) {
             k[1] = k[0];
             k[0] = Some(mv);
         }
-        if let Some(previous) = ply.checked_sub(1).and_then(|p| self.played[p]) {
-            self.counters[previous] = Some(mv);
-        }
-        let bonus = (depth * depth).min(400);
-        let mut bump = |i: usize, b: i32| {
-            let h = &mut self.history[i];
-            *h += b - *h * b.abs() / HISTORY_MAX;
-        };
-        bump(pos.move_index(mv), bonus);
-        for &q in tried {
-            bump(pos.move_index(q), -bonus);
-        }
+        let previous = ply.checked_sub(1).and_then(|p| self.played[p]);
+        let key = self.quiet_key(pos, ply, mv);
+        self.history.reward((mv, key), tried.iter().copied(), previous, depth);
     }
 
     /// Quiescence: stand pat, then tactical moves (and every evasion for a few plies when in
@@ -1181,10 +1230,12 @@ pub fn search<G: Evaluate>(
     on_progress: impl FnMut(&Progress<G::Move>),
 ) -> SearchResult<G::Move> {
     let mut tt = Table::new(16);
-    search_with(pos, history, limits, stop, &mut tt, Style::default(), 1, on_progress)
+    let mut moves = MoveHistory::default();
+    search_with(pos, history, limits, stop, &mut tt, &mut moves, Style::default(), 1, on_progress)
 }
 
-/// [`search`] with a transposition table that outlives the search, a playing style and
+/// [`search`] with a transposition table and move history that outlive the search (the
+/// calling thread's history is updated; helpers learn on copies), a playing style and
 /// `threads` threads (Lazy SMP: helpers search the same root into the shared table, the
 /// calling thread decides the move and when to stop; at most 1 is exactly the
 /// single-threaded search). The nodes reported are all threads'.
@@ -1195,23 +1246,27 @@ pub(crate) fn search_with<G: Evaluate>(
     limits: &Limits,
     stop: &AtomicBool,
     tt: &mut Table<G::Move>,
+    moves: &mut MoveHistory<G>,
     style: Style,
     threads: usize,
     on_progress: impl FnMut(&Progress<G::Move>),
 ) -> SearchResult<G::Move> {
     tt.new_search();
+    let mine = std::mem::take(moves);
     let tt = &*tt;
     let shared = Shared::default();
     // Helpers go as deep as they can: the main thread's limits end them through `done`.
     let helper_limits = Limits { depth: None, soft_time: None, ..limits.clone() };
     let helper_style = Style { lines: 1, ..style };
+    let mut main_moves = None;
     let mut result = std::thread::scope(|scope| {
         for helper in 1..threads {
             let (shared, helper_limits) = (&shared, &helper_limits);
+            let copy = mine.clone();
             let run = move || {
                 crate::eval::with_classical(style.classical, || {
                     let mut s =
-                        searcher(pos, history, helper_limits, stop, shared, tt, helper_style);
+                        searcher(pos, history, helper_limits, stop, shared, tt, copy, helper_style);
                     s.helper = helper;
                     s.iterate(pos, |_| {});
                 })
@@ -1222,17 +1277,24 @@ pub(crate) fn search_with<G: Evaluate>(
                 .spawn_scoped(scope, run);
         }
         let result = crate::eval::with_classical(style.classical, || {
-            searcher(pos, history, limits, stop, &shared, tt, style).iterate(pos, on_progress)
+            let mut s = searcher(pos, history, limits, stop, &shared, tt, mine, style);
+            let result = s.iterate(pos, on_progress);
+            main_moves = Some(s.history);
+            result
         });
         shared.done.store(true, Ordering::Relaxed);
         result
     });
     // Every thread has added its last nodes by now (the scope joined them).
     result.nodes = shared.nodes.load(Ordering::Relaxed);
+    if let Some(learnt) = main_moves {
+        *moves = learnt;
+    }
     result
 }
 
 /// A searcher for `pos`, ready to [`Searcher::iterate`].
+#[allow(clippy::too_many_arguments)]
 fn searcher<'a, G: Evaluate>(
     pos: &G,
     history: &[G],
@@ -1240,6 +1302,7 @@ fn searcher<'a, G: Evaluate>(
     stop: &'a AtomicBool,
     shared: &'a Shared,
     tt: &'a Table<G::Move>,
+    moves: MoveHistory<G>,
     style: Style,
 ) -> Searcher<'a, G> {
     let mut lmr = vec![[0i32; 64]; 64];
@@ -1276,10 +1339,11 @@ fn searcher<'a, G: Evaluate>(
         outcomes: Vec::new(),
         accs: Vec::new(),
         killers: Vec::new(),
+        skipped: Vec::new(),
         evals: Vec::new(),
         played: Vec::new(),
-        counters: vec![None; G::MOVE_INDEXES],
-        history: vec![0; G::MOVE_INDEXES],
+        history: moves,
+        played_pt: Vec::new(),
         pv: Vec::new(),
         excluded: Vec::new(),
         stack,
@@ -1301,11 +1365,11 @@ fn searcher<'a, G: Evaluate>(
 impl<G: Evaluate> Searcher<'_, G> {
     /// Iterative deepening from the root `pos` (see [`search`]).
     fn iterate(
-        mut self,
+        &mut self,
         pos: &G,
         mut on_progress: impl FnMut(&Progress<G::Move>),
     ) -> SearchResult<G::Move> {
-        let s = &mut self;
+        let s = self;
         let limits = s.limits;
         let mut root = MoveBuf::new();
         pos.legal_moves(&mut root);
@@ -1565,7 +1629,8 @@ mod tests {
     ) -> R {
         let limits = Limits { depth: Some(depth), ..Limits::default() };
         let (tt, stop, shared) = (Table::new(1), AtomicBool::new(false), Shared::default());
-        let mut s = searcher(root, &[], &limits, &stop, &shared, &tt, style);
+        let moves = MoveHistory::default();
+        let mut s = searcher(root, &[], &limits, &stop, &shared, &tt, moves, style);
         s.prune = prune;
         s.root_depth = depth as i32;
         f(s)
@@ -1577,6 +1642,29 @@ mod tests {
             s.star2_min_depth = star2_min_depth;
             s.iterate(pos, |_| {})
         })
+    }
+
+    /// A node searched without its hash move (the search that tests whether the hash move is
+    /// singular) is valued by the other moves alone, and leaves the table's entry for the
+    /// node as it was: its value is not the node's.
+    #[test]
+    fn a_singular_search_leaves_the_hash_move_out() {
+        use cannonade_xiangqi::Position;
+        // Only a4a5 wins Black's chariot.
+        let pos = Position::from_fen("4k4/9/9/9/r8/R8/9/9/9/3K5 w").unwrap();
+        with_searcher(&pos, 4, Style::default(), true, |mut s| {
+            s.ensure_ply(0);
+            pos.refresh(&mut s.accs[0]);
+            let full = s.negamax(&pos, 4, 0, -INF, INF, true, true);
+            let best = s.pv[0][0];
+            assert_eq!(best.to_string(), "a4a5");
+            let stored = format!("{:?}", s.tt.probe(pos.hash(), 0));
+            s.skipped[0] = Some(best);
+            let without = s.negamax(&pos, 4, 0, -INF, INF, true, true);
+            assert!(without < full - 500, "{without} without the capture, {full} with it");
+            assert_ne!(s.pv[0].first(), Some(&best));
+            assert_eq!(format!("{:?}", s.tt.probe(pos.hash(), 0)), stored);
+        });
     }
 
     /// MultiPV: the k-th line is the k-th best root move with its exact value (each later
@@ -1597,7 +1685,7 @@ mod tests {
                 values.sort_by_key(|(v, _)| std::cmp::Reverse(*v));
                 let style = Style { lines: 3, ..Style::default() };
                 let mut last = Vec::new();
-                let result = with_searcher(&pos, depth, style, false, |s| {
+                let result = with_searcher(&pos, depth, style, false, |mut s| {
                     s.iterate(&pos, |p| {
                         if p.depth == depth {
                             last.push((p.line, p.score, p.pv[0]));

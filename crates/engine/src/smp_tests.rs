@@ -153,6 +153,7 @@ fn stored_moves_are_checked_against_the_legal_moves() {
         &limits,
         &AtomicBool::new(false),
         &mut table,
+        &mut crate::history::MoveHistory::default(),
         crate::Style::default(),
         2,
         |_| {},

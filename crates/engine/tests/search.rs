@@ -177,6 +177,29 @@ fn engine_searches_are_deterministic() {
     }
 }
 
+/// The engine keeps its table and move history between searches; after `clear` it
+/// searches exactly as a new engine does (no history left over from the game before).
+#[test]
+fn a_cleared_engine_searches_like_a_new_one() {
+    let before = AnyRecord::new(AnyGame::start(GameKind::Xiangqi).unwrap());
+    let game = AnyGame::from_fen(
+        GameKind::Xiangqi,
+        "1r1ak1b2/4a4/2n1bc3/2R1p3p/p8/2p2NP1P/P3P4/2N1B4/1c2A4/2BAK3R w - - 0 19",
+    )
+    .unwrap();
+    let record = AnyRecord::new(game);
+    let stop = AtomicBool::new(false);
+    let fresh = Engine::new().search(&record, &depth(7), &stop, |_| {});
+    let mut engine = Engine::new();
+    engine.search(&before, &depth(7), &stop, |_| {});
+    let remembering = engine.search(&record, &depth(7), &stop, |_| {});
+    engine.clear();
+    let cleared = engine.search(&record, &depth(7), &stop, |_| {});
+    assert_eq!(cleared, fresh);
+    // What the first search left (table and history) changes the second.
+    assert_ne!(remembering.nodes, fresh.nodes);
+}
+
 /// A toy game whose turns are two sub-moves by the same player: take 1 or 2 stones, twice;
 /// whoever cannot move loses. The search must keep the sign over same-side children.
 #[derive(Clone, Debug)]

@@ -183,6 +183,13 @@ impl Evaluate for Position {
         mv.from().index() as usize * 90 + mv.to().index() as usize
     }
 
+    const PIECE_TO_INDEXES: usize = 14 * 90;
+
+    fn piece_to(&self, mv: Move) -> usize {
+        let piece = self.piece_at(mv.from()).map_or(0, |p| p.colour.index() * 7 + p.kind.index());
+        piece * 90 + mv.to().index() as usize
+    }
+
     fn tactical_value(&self, mv: Move) -> Option<i32> {
         let victim = self.piece_at(mv.to())?;
         let attacker = self.piece_at(mv.from()).map_or(0, |p| XIANGQI_VALUES[p.kind.index()]);
