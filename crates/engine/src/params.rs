@@ -53,12 +53,18 @@ pub const LMR_DIVISOR_CENTI: f64 = 225.0;
 /// A quiet move's reduction shrinks by one ply per this much history (and grows as much for
 /// a negative history).
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+/// History pruning: at non-PV nodes, a quiet move that would be searched to this depth or
+/// less after its reduction is skipped when its history (with its continuation history)
+/// is below `-HISTORY_PRUNE_MARGIN` per ply of the node's depth.
+pub const HISTORY_PRUNE_DEPTH: i32 = 3;
+/// See [`HISTORY_PRUNE_DEPTH`].
+pub const HISTORY_PRUNE_MARGIN: i32 = 3_000;
 /// Singular extensions: from this remaining depth, a hash move stored as a lower bound or
 /// exact value at most `SINGULAR_TT_DEPTH_SLACK` plies shallower is tested for being the
 /// only good move: the node is searched at half depth without it against the hash value
 /// less `SINGULAR_MARGIN` per ply; if nothing reaches that, the hash move is searched a ply
 /// deeper.
-pub const SINGULAR_MIN_DEPTH: i32 = 7;
+pub const SINGULAR_MIN_DEPTH: i32 = 6;
 /// See [`SINGULAR_MIN_DEPTH`].
 pub const SINGULAR_TT_DEPTH_SLACK: i32 = 3;
 /// See [`SINGULAR_MIN_DEPTH`].

@@ -16,11 +16,11 @@ use crate::history::{MoveHistory, QuietKey};
 use crate::params::{
     ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, CHANCE_EXPAND_DEPTH, CHANCE_EXPAND_MOVES,
     CHANCE_EXPAND_PLY, EXTENSION_PLY_FACTOR, FUTILITY_BASE, FUTILITY_DEPTH, FUTILITY_MARGIN,
-    IIR_MIN_DEPTH, LMP_BASE, LMP_DEPTH, LMR_DIVISOR_CENTI, LMR_FULL_MOVES, LMR_HISTORY_DIVISOR,
-    LMR_MIN_DEPTH, MAX_PLY, NULL_MOVE_BASE_REDUCTION, NULL_MOVE_DEPTH_DIVISOR,
-    NULL_MOVE_EVAL_DIVISOR, NULL_MOVE_EVAL_MAX, NULL_MOVE_MIN_DEPTH, QS_EVASION_PLIES,
-    REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_MARGIN, SINGULAR_MARGIN, SINGULAR_MIN_DEPTH,
-    SINGULAR_TT_DEPTH_SLACK, STAR2_MIN_DEPTH,
+    HISTORY_PRUNE_DEPTH, HISTORY_PRUNE_MARGIN, IIR_MIN_DEPTH, LMP_BASE, LMP_DEPTH,
+    LMR_DIVISOR_CENTI, LMR_FULL_MOVES, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, MAX_PLY,
+    NULL_MOVE_BASE_REDUCTION, NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_EVAL_DIVISOR, NULL_MOVE_EVAL_MAX,
+    NULL_MOVE_MIN_DEPTH, QS_EVASION_PLIES, REVERSE_FUTILITY_DEPTH, REVERSE_FUTILITY_MARGIN,
+    SINGULAR_MARGIN, SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_SLACK, STAR2_MIN_DEPTH,
 };
 use crate::tt::{Bound, Table, code};
 use crate::{Evaluate, Limits};
@@ -294,8 +294,9 @@ struct Searcher<'a, G: Evaluate> {
     lmr: Vec<[i32; 64]>,
     /// [`STAR2_MIN_DEPTH`], or beyond any depth for Star1 alone (tests compare the two).
     star2_min_depth: i32,
-    /// Forward pruning (reductions of nodes without a hash move, reverse futility, null
-    /// move, futility and late-move pruning) is on; tests that compare with exact
+    /// Forward pruning (reductions of nodes without a hash move and of late moves, reverse
+    /// futility, null move, futility, history and late-move pruning, singular extensions,
+    /// and the table's answers in quiescence) is on; tests that compare with exact
     /// fixed-depth values turn it off.
     prune: bool,
     /// 0 for the thread that decides the move, from 1 for the helpers of a Lazy SMP search.
@@ -683,7 +684,8 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             let new_depth = depth - 1;
             // The late-move reduction this move would get.
             let mut r = 0;
-            if depth >= LMR_MIN_DEPTH
+            if self.prune
+                && depth >= LMR_MIN_DEPTH
                 && i >= LMR_FULL_MOVES + pv_node as usize
                 && !tactical
                 && !in_check
@@ -706,6 +708,8 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                     && best > -MATE_BOUND
                     && scores[i] < 1 << 23
                     && (quiet_count > lmp_limit
+                        || (lmr_depth <= HISTORY_PRUNE_DEPTH
+                            && scores[i] < -HISTORY_PRUNE_MARGIN * depth)
                         || (lmr_depth <= FUTILITY_DEPTH
                             && alpha.abs() < MATE_BOUND
                             && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth.max(0)
@@ -753,6 +757,9 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
                 } else if singular_beta >= beta {
                     self.give_back(ply, buf, scores);
                     return singular_beta;
+                } else if e.score >= beta {
+                    // Not singular, and expected to fail high anyway: a ply less.
+                    new_depth -= 1;
                 }
             }
             self.played[ply] = Some(pos.move_index(mv));
@@ -879,6 +886,22 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         if self.out_of_budget() {
             return 0;
         }
+        // Outside principal variations the table answers what it can: any stored result is
+        // at least as deep as a quiescence search (not in the tests of exact fixed-depth
+        // values, which turn pruning off).
+        let key = pos.hash();
+        if self.prune
+            && beta - alpha == 1
+            && let Some(e) = self.tt.probe(key, ply)
+            && match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.score >= beta,
+                Bound::Upper => e.score <= alpha,
+            }
+        {
+            return e.score;
+        }
+        let orig_alpha = alpha;
         let evading = qply < QS_EVASION_PLIES && pos.in_check();
         let mut best = -INF;
         if !evading {
@@ -953,7 +976,21 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             }
         }
         self.give_back(ply, buf, scores);
-        if best == -INF { self.eval(pos, ply) } else { best }
+        if best == -INF {
+            return self.eval(pos, ply);
+        }
+        if self.prune && !self.aborted {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > orig_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let mv = self.pv[ply].first().map(|&m| code::<G>(m));
+            self.tt.store(key, ply, mv, best, 0, bound);
+        }
+        best
     }
 
     /// A chance node, valued for its mover: the weighted mean over the outcomes, searched
