@@ -558,15 +558,9 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             && ply > 0
             && skipped.is_none()
             && e.depth as i32 >= depth
+            && e.settles(alpha, beta)
         {
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-            };
-            if cut {
-                return e.score;
-            }
+            return e.score;
         }
         let mover = pos.mover();
         let static_eval = if in_check { -INF } else { self.eval(pos, ply) };
@@ -807,13 +801,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         if self.aborted {
             return 0;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > orig_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, orig_alpha, beta);
         // A root searched without its best moves (a later MultiPV line) is not the
         // position's value.
         if skipped.is_none() && (ply > 0 || self.excluded.is_empty()) {
@@ -893,11 +881,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
         if self.prune
             && beta - alpha == 1
             && let Some(e) = self.tt.probe(key, ply)
-            && match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-            }
+            && e.settles(alpha, beta)
         {
             return e.score;
         }
@@ -980,13 +964,7 @@ impl<'a, G: Evaluate> Searcher<'a, G> {
             return self.eval(pos, ply);
         }
         if self.prune && !self.aborted {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > orig_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best, orig_alpha, beta);
             let mv = self.pv[ply].first().map(|&m| code::<G>(m));
             self.tt.store(key, ply, mv, best, 0, bound);
         }

@@ -24,6 +24,20 @@ pub(crate) enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What the value `best` of a search with the window (`alpha`, `beta`) is: a lower bound
+    /// at or above `beta`, an upper bound at or below `alpha`, else exact.
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// One stored search result.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entry {
@@ -32,6 +46,18 @@ pub(crate) struct Entry {
     pub score: i32,
     pub depth: i16,
     pub bound: Bound,
+}
+
+impl Entry {
+    /// Whether the stored score settles a search with the window (`alpha`, `beta`): exact,
+    /// or a bound on the side of the window that the search would fail to.
+    pub fn settles(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
 }
 
 // The data word: move code (bits 0..29), score (i16, 32..48), depth (i8, 48..56), bound (0 for
