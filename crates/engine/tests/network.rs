@@ -21,7 +21,7 @@ fn random_network(inputs: usize) -> Vec<u8> {
     let input: Vec<i16> = (0..inputs * nnue::HIDDEN).map(|_| small(60)).collect();
     let bias: Vec<i16> = (0..nnue::HIDDEN).map(|_| small(100)).collect();
     let output: Vec<i16> = (0..2 * nnue::HIDDEN).map(|_| small(60)).collect();
-    nnue::write_network(300.0, &input, &bias, &output, 0)
+    nnue::write_network(300.0, &input, &bias, &output, &[0])
 }
 
 /// One test for every game: the network switch is the whole process's.

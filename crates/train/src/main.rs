@@ -16,7 +16,7 @@ mod data;
 mod model;
 
 use anyhow::{Result, bail};
-use cannonade_engine::nnue::NetGame;
+use cannonade_engine::nnue::{MAX_OUTPUT_BUCKETS, NetGame};
 use cannonade_games::GameKind;
 use cannonade_geom::random::SplitMix64;
 use clap::Parser;
@@ -54,6 +54,11 @@ struct Args {
     /// Threads computing gradients.
     #[arg(long, default_value_t = 2)]
     threads: usize,
+    /// Output buckets: the last layer's weights chosen by the number of pieces on the board.
+    /// 1, a single set, is what the built-in networks have; more have not yet been measured
+    /// against them (docs/engine.md, "The Xiangqi network").
+    #[arg(long, default_value_t = 1, value_parser = parse_buckets)]
+    buckets: usize,
     /// Seed of the shuffle and the initial weights.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -67,6 +72,14 @@ fn parse_game(name: &str) -> Result<NetGame, String> {
             "{kind} has no network: the games with networks are xiangqi, chessbattle and commander"
         )
     })
+}
+
+/// A number of output buckets the engine reads.
+fn parse_buckets(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=MAX_OUTPUT_BUCKETS).contains(&n) => Ok(n),
+        _ => Err(format!("output buckets are a whole number from 1 to {MAX_OUTPUT_BUCKETS}")),
+    }
 }
 
 fn shuffle(samples: &mut [Sample], rng: &mut SplitMix64) {
@@ -132,10 +145,11 @@ fn main() -> Result<()> {
     let scale = args.scale.unwrap_or_else(|| fit_scale(train));
     eprintln!("sigmoid scale {scale:.1} cp; {} to train, {} held out", train.len(), valid.len());
 
-    let mut params = Params::random(args.game.inputs(), args.seed);
-    let mut adam = Adam::new(args.game.inputs());
+    let mut params = Params::random(args.game, args.buckets, args.seed);
+    let mut adam = Adam::new(args.game, args.buckets);
     let threads = args.threads.max(1);
-    let mut grads: Vec<Params> = (0..threads).map(|_| Params::zeros(args.game.inputs())).collect();
+    let mut grads: Vec<Params> =
+        (0..threads).map(|_| Params::zeros(args.game, args.buckets)).collect();
     for epoch in 0..args.epochs {
         let t = Instant::now();
         let progress = epoch as f32 / args.epochs as f32;
@@ -198,5 +212,14 @@ mod tests {
         assert!(parse_game("banqi").unwrap_err().contains("no network"));
         assert_eq!(parse_game("commander"), Ok(NetGame::Commander));
         assert!(parse_game("checkers").is_err());
+    }
+
+    #[test]
+    fn output_buckets_are_counted_from_one_to_the_engines_most() {
+        assert_eq!(parse_buckets("8"), Ok(8));
+        assert_eq!(parse_buckets("1"), Ok(1));
+        for bad in ["0", "17", "-1", "eight"] {
+            assert!(parse_buckets(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -2,44 +2,49 @@
 //! Adam, and the quantised file the engine reads.
 //!
 //! value = b₂ + Σ w₂·screlu(own) + Σ w₂'·screlu(other), with each side's hidden layer
-//! b₁ + Σ of its active inputs' rows and screlu(x) = clamp(x, 0, 1)². The prediction is
-//! sigmoid(value); the value times the scale is centipawns, as in the engine.
+//! b₁ + Σ of its active inputs' rows and screlu(x) = clamp(x, 0, 1)², and b₂, w₂ and w₂'
+//! those of the position's output bucket (by its number of pieces,
+//! [`cannonade_engine::nnue::output_bucket`]). The prediction is sigmoid(value); the value
+//! times the scale is centipawns, as in the engine.
 
 use crate::data::{Inputs, Sample};
-use cannonade_engine::nnue::{HIDDEN, QA, QB, write_network};
+use cannonade_engine::nnue::{HIDDEN, NetGame, QA, QB, output_bucket, write_network};
 use cannonade_geom::random::SplitMix64;
 
 /// Weights stay within this bound so that they quantise into 16 bits (and the engine's
 /// `c · w` product stays within 16 bits).
 const CLIP: f32 = 1.98;
 
-/// The network's parameters, or a gradient of the same shape.
+/// The network's parameters, or a gradient of the same shape: `game`'s inputs, and
+/// `output_bias.len()` output buckets of `2 · HIDDEN` output weights each.
 #[derive(Clone)]
 pub struct Params {
+    pub game: NetGame,
     pub input: Vec<f32>,
     pub bias: Vec<f32>,
     pub output: Vec<f32>,
-    pub output_bias: f32,
+    pub output_bias: Vec<f32>,
 }
 
 impl Params {
-    /// All zero, for a network of `inputs` inputs per side.
-    pub fn zeros(inputs: usize) -> Params {
+    /// All zero, for a network of `game` with `buckets` output buckets.
+    pub fn zeros(game: NetGame, buckets: usize) -> Params {
         Params {
-            input: vec![0.0; inputs * HIDDEN],
+            game,
+            input: vec![0.0; game.inputs() * HIDDEN],
             bias: vec![0.0; HIDDEN],
-            output: vec![0.0; 2 * HIDDEN],
-            output_bias: 0.0,
+            output: vec![0.0; buckets * 2 * HIDDEN],
+            output_bias: vec![0.0; buckets],
         }
     }
 
     /// Small random weights (a fixed seed: runs repeat).
-    pub fn random(inputs: usize, seed: u64) -> Params {
+    pub fn random(game: NetGame, buckets: usize, seed: u64) -> Params {
         let mut rng = SplitMix64(seed);
         let mut uniform =
             |bound: f32| ((rng.next_u64() >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0) * bound;
-        let mut p = Params::zeros(inputs);
-        let input_bound = 1.0 / (inputs as f32).sqrt();
+        let mut p = Params::zeros(game, buckets);
+        let input_bound = 1.0 / (game.inputs() as f32).sqrt();
         p.input.iter_mut().for_each(|w| *w = uniform(input_bound));
         let output_bound = 1.0 / (2.0 * HIDDEN as f32).sqrt();
         p.output.iter_mut().for_each(|w| *w = uniform(output_bound));
@@ -52,19 +57,23 @@ impl Params {
             (&mut self.input, &other.input),
             (&mut self.bias, &other.bias),
             (&mut self.output, &other.output),
+            (&mut self.output_bias, &other.output_bias),
         ];
         for (a, b) in pairs {
             a.iter_mut().zip(b.iter()).for_each(|(x, y)| *x += y);
         }
-        self.output_bias += other.output_bias;
     }
 
     /// Zeroes a gradient for reuse.
     pub fn clear(&mut self) {
-        for s in [&mut self.input, &mut self.bias, &mut self.output] {
+        for s in [&mut self.input, &mut self.bias, &mut self.output, &mut self.output_bias] {
             s.fill(0.0);
         }
-        self.output_bias = 0.0;
+    }
+
+    /// The output bucket of a position with these inputs.
+    fn bucket(&self, x: &Inputs) -> usize {
+        output_bucket(self.game, x.count, self.output_bias.len())
     }
 }
 
@@ -86,10 +95,16 @@ pub fn value(p: &Params, x: &Inputs) -> f32 {
     let (mut own, mut other) = ([0.0; HIDDEN], [0.0; HIDDEN]);
     hidden(p, &x.own[..x.count], &mut own);
     hidden(p, &x.other[..x.count], &mut other);
-    let mut v = p.output_bias;
+    output(p, p.bucket(x), &own, &other)
+}
+
+/// The output of bucket `bucket` for the two hidden layers.
+fn output(p: &Params, bucket: usize, own: &[f32; HIDDEN], other: &[f32; HIDDEN]) -> f32 {
+    let w = &p.output[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
+    let mut v = p.output_bias[bucket];
     for i in 0..HIDDEN {
         let (a, b) = (own[i].clamp(0.0, 1.0), other[i].clamp(0.0, 1.0));
-        v += p.output[i] * a * a + p.output[HIDDEN + i] * b * b;
+        v += w[i] * a * a + w[HIDDEN + i] * b * b;
     }
     v
 }
@@ -122,23 +137,22 @@ pub fn backward(
         let (own_in, other_in) = (&x.own[..x.count], &x.other[..x.count]);
         hidden(p, own_in, &mut own);
         hidden(p, other_in, &mut other);
-        let mut v = p.output_bias;
-        for i in 0..HIDDEN {
-            let (a, b) = (own[i].clamp(0.0, 1.0), other[i].clamp(0.0, 1.0));
-            v += p.output[i] * a * a + p.output[HIDDEN + i] * b * b;
-        }
-        let pred = sigmoid(v);
+        let bucket = p.bucket(&x);
+        let pred = sigmoid(output(p, bucket, &own, &other));
         let err = pred - target(s, scale, lambda);
         loss += (err * err) as f64;
         let g = 2.0 * err * pred * (1.0 - pred);
-        grad.output_bias += g;
+        grad.output_bias[bucket] += g;
+        let at = bucket * 2 * HIDDEN;
+        let w = &p.output[at..at + 2 * HIDDEN];
+        let gw = &mut grad.output[at..at + 2 * HIDDEN];
         for i in 0..HIDDEN {
             let (a, b) = (own[i].clamp(0.0, 1.0), other[i].clamp(0.0, 1.0));
-            grad.output[i] += g * a * a;
-            grad.output[HIDDEN + i] += g * b * b;
+            gw[i] += g * a * a;
+            gw[HIDDEN + i] += g * b * b;
             // d screlu / dx = 2x inside (0, 1), else 0 (and a = 0 below it).
-            d_own[i] = if own[i] < 1.0 { g * p.output[i] * 2.0 * a } else { 0.0 };
-            d_other[i] = if other[i] < 1.0 { g * p.output[HIDDEN + i] * 2.0 * b } else { 0.0 };
+            d_own[i] = if own[i] < 1.0 { g * w[i] * 2.0 * a } else { 0.0 };
+            d_other[i] = if other[i] < 1.0 { g * w[HIDDEN + i] * 2.0 * b } else { 0.0 };
             grad.bias[i] += d_own[i] + d_other[i];
         }
         for (active, d) in [(own_in, &d_own), (other_in, &d_other)] {
@@ -159,9 +173,9 @@ pub struct Adam {
 }
 
 impl Adam {
-    /// Fresh moments for a network of `inputs` inputs per side.
-    pub fn new(inputs: usize) -> Adam {
-        Adam { m: Params::zeros(inputs), v: Params::zeros(inputs), t: 0 }
+    /// Fresh moments for a network of `game` with `buckets` output buckets.
+    pub fn new(game: NetGame, buckets: usize) -> Adam {
+        Adam { m: Params::zeros(game, buckets), v: Params::zeros(game, buckets), t: 0 }
     }
 
     /// One step of size `lr` along the mean gradient `grad` (summed over `n` samples).
@@ -189,13 +203,10 @@ impl Adam {
                 w[i] = w[i].clamp(-CLIP, CLIP);
             }
         }
-        // The output bias is an i32 in the file: it needs no clipping.
-        update(
-            &mut p.output_bias,
-            &mut self.m.output_bias,
-            &mut self.v.output_bias,
-            grad.output_bias,
-        );
+        // The output biases are i32s in the file: they need no clipping.
+        for (i, w) in p.output_bias.iter_mut().enumerate() {
+            update(w, &mut self.m.output_bias[i], &mut self.v.output_bias[i], grad.output_bias[i]);
+        }
     }
 }
 
@@ -206,8 +217,9 @@ pub fn quantise(p: &Params, scale: f32) -> Vec<u8> {
     let input: Vec<i16> = p.input.iter().map(|&w| q(w, QA)).collect();
     let bias: Vec<i16> = p.bias.iter().map(|&w| q(w, QA)).collect();
     let output: Vec<i16> = p.output.iter().map(|&w| q(w, QB)).collect();
-    let output_bias = (p.output_bias * (QA * QB) as f32).round() as i32;
-    write_network(scale, &input, &bias, &output, output_bias)
+    let output_bias: Vec<i32> =
+        p.output_bias.iter().map(|&b| (b * (QA * QB) as f32).round() as i32).collect();
+    write_network(scale, &input, &bias, &output, &output_bias)
 }
 
 #[cfg(test)]
@@ -221,12 +233,12 @@ mod tests {
     /// rounding of its weights.
     #[test]
     fn the_engine_evaluates_as_the_trainer_does() {
-        let mut p = Params::random(NetGame::Xiangqi.inputs(), 7);
+        let mut p = Params::random(NetGame::Xiangqi, 8, 7);
         // Larger weights than at the start of training, so the activations are not all tiny.
         p.input.iter_mut().for_each(|w| *w *= 8.0);
         p.output.iter_mut().for_each(|w| *w *= 8.0);
         p.bias.iter_mut().enumerate().for_each(|(i, b)| *b = (i % 7) as f32 * 0.05);
-        p.output_bias = 0.1;
+        p.output_bias.iter_mut().enumerate().for_each(|(i, b)| *b = 0.1 - i as f32 * 0.03);
         let scale = 400.0;
         let net = Network::from_bytes(&quantise(&p, scale)).unwrap();
         for fen in [
@@ -246,10 +258,11 @@ mod tests {
             hidden(&p, &x.own[..x.count], &mut own);
             hidden(&p, &x.other[..x.count], &mut other);
             let sd_act = ((x.count + 1) as f32).sqrt() * 0.29 / QA as f32;
+            let at = p.bucket(&x) * 2 * HIDDEN;
             let variance: f32 = own
                 .iter()
                 .chain(&other)
-                .zip(&p.output)
+                .zip(&p.output[at..at + 2 * HIDDEN])
                 .map(|(&h, w)| {
                     let a = h.clamp(0.0, 1.0);
                     let from_weight = a * a * 0.29 / QB as f32;

@@ -9,13 +9,17 @@
 //!
 //! | field | type |
 //! |---|---|
-//! | magic `CNNX`, version 1 | 4 bytes, `u32` |
-//! | inputs, hidden size | `u32`, `u32` |
+//! | magic `CNNX`, version 2 | 4 bytes, `u32` |
+//! | inputs, hidden size, output buckets | `u32`, `u32`, `u32` |
 //! | scale: centipawns per unit of output | `f32` |
 //! | input weights, `inputs × hidden`, feature-major | `i16`, × [`QA`] |
 //! | hidden biases | `i16` × hidden, × [`QA`] |
-//! | output weights, own side's half first | `i16` × 2·hidden, × [`QB`] |
-//! | output bias | `i32`, × [`QA`]·[`QB`] |
+//! | output weights by bucket, own side's half first | `i16` × buckets·2·hidden, × [`QB`] |
+//! | output biases by bucket | `i32` × buckets, × [`QA`]·[`QB`] |
+//!
+//! The output bucket of a position is chosen by how many pieces are on the board
+//! ([`output_bucket`]): an ending is valued by other weights than an opening. Version 1
+//! files (one bucket, no bucket count) are still read.
 //!
 //! ```
 //! use cannonade_engine::nnue::{self, Network};
@@ -26,7 +30,7 @@
 //! // A network of zero weights (a trained one comes from `cannonade-train`) values
 //! // every position at its output bias: here nothing.
 //! let zeros = vec![0; nnue::XIANGQI_INPUTS * nnue::HIDDEN];
-//! let file = nnue::write_network(1.0, &zeros, &[0; nnue::HIDDEN], &[0; 2 * nnue::HIDDEN], 0);
+//! let file = nnue::write_network(1.0, &zeros, &[0; nnue::HIDDEN], &[0; 2 * nnue::HIDDEN], &[0]);
 //! let net = Network::from_bytes(&file).unwrap();
 //! assert_eq!(net.evaluate_position(&pos, 0), 0);
 //! ```
@@ -51,7 +55,17 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 
 const MAGIC: &[u8; 4] = b"CNNX";
-const VERSION: u32 = 1;
+/// The version this build writes; it reads 1 as well.
+const VERSION: u32 = 2;
+/// Most output buckets a file may have.
+pub const MAX_OUTPUT_BUCKETS: usize = 16;
+
+/// The output bucket of a position with `active` inputs in each half (its pieces, plus
+/// Commander's hero inputs) in a network of `buckets` buckets for `game`: the pieces of
+/// the game's start cut into equal spans, fewest first.
+pub fn output_bucket(game: NetGame, active: usize, buckets: usize) -> usize {
+    (active.saturating_sub(1) * buckets / game.start_active()).min(buckets.max(1) - 1)
+}
 
 /// The games that have networks; a file's number of inputs tells which it is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,6 +88,15 @@ impl NetGame {
             NetGame::Xiangqi => XIANGQI_INPUTS,
             NetGame::ChessBattle => BATTLE_INPUTS,
             NetGame::Commander => COMMANDER_INPUTS,
+        }
+    }
+
+    /// The active inputs of each half in the game's start position (a test checks them).
+    pub const fn start_active(self) -> usize {
+        match self {
+            NetGame::Xiangqi => 32,
+            NetGame::ChessBattle => 48,
+            NetGame::Commander => 38,
         }
     }
 
@@ -207,7 +230,7 @@ impl Delta {
 /// Why a network file cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NetworkError {
-    /// The file does not start with the magic and version this build reads.
+    /// The file does not start with the magic and a version this build reads.
     Format,
     /// Its sizes differ from this build's.
     Shape {
@@ -215,6 +238,8 @@ pub enum NetworkError {
         inputs: u32,
         /// Hidden units in the file.
         hidden: u32,
+        /// Output buckets in the file.
+        buckets: u32,
     },
     /// The file is shorter or longer than its sizes say.
     Length,
@@ -225,12 +250,15 @@ pub enum NetworkError {
 impl std::fmt::Display for NetworkError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            NetworkError::Format => write!(f, "not a Cannonade network file (version {VERSION})"),
-            NetworkError::Shape { inputs, hidden } => write!(
+            NetworkError::Format => {
+                write!(f, "not a Cannonade network file (versions 1 to {VERSION})")
+            }
+            NetworkError::Shape { inputs, hidden, buckets } => write!(
                 f,
-                "network of {inputs} inputs and {hidden} hidden units, this build takes \
-                 {XIANGQI_INPUTS} (Xiangqi), {BATTLE_INPUTS} (Chess-Battle) or \
-                 {COMMANDER_INPUTS} (Commander) and {HIDDEN}"
+                "network of {inputs} inputs, {hidden} hidden units and {buckets} output \
+                 buckets, this build takes {XIANGQI_INPUTS} (Xiangqi), {BATTLE_INPUTS} \
+                 (Chess-Battle) or {COMMANDER_INPUTS} (Commander), {HIDDEN}, and 1 to \
+                 {MAX_OUTPUT_BUCKETS}"
             ),
             NetworkError::Length => write!(f, "network file of the wrong length"),
             NetworkError::InUse(game) => {
@@ -250,17 +278,18 @@ impl std::error::Error for NetworkError {}
 #[repr(align(64))]
 pub struct Half(pub [i16; HIDDEN]);
 
-/// Both sides' halves, indexed by seat (0 the first), and whether each side's view is
-/// mirrored.
+/// Both sides' halves, indexed by seat (0 the first), whether each side's view is
+/// mirrored, and how many inputs each half has on (which picks the output bucket).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Accumulator {
     halves: [Half; 2],
     mirror: [bool; 2],
+    active: u16,
 }
 
 impl Default for Accumulator {
     fn default() -> Self {
-        Accumulator { halves: [Half([0; HIDDEN]); 2], mirror: [false; 2] }
+        Accumulator { halves: [Half([0; HIDDEN]); 2], mirror: [false; 2], active: 0 }
     }
 }
 
@@ -272,8 +301,10 @@ pub struct Network {
     scale: f32,
     input: Vec<Half>,
     bias: Half,
-    output: [[i16; HIDDEN]; 2],
-    output_bias: i32,
+    /// By output bucket: the weights of the side to move's half, then the other's.
+    output: Vec<[[i16; HIDDEN]; 2]>,
+    /// By output bucket.
+    output_bias: Vec<i32>,
 }
 
 /// The network shipped with the engine: the fourth generation, trained by `cannonade-train`
@@ -299,13 +330,19 @@ impl Network {
     /// Reads a network file of any game this build has networks for.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         let mut r = Reader { bytes, at: 0 };
-        if r.take(4).ok_or(NetworkError::Format)? != MAGIC || r.u32()? != VERSION {
+        if r.take(4).ok_or(NetworkError::Format)? != MAGIC {
+            return Err(NetworkError::Format);
+        }
+        let version = r.u32()?;
+        if !(1..=VERSION).contains(&version) {
             return Err(NetworkError::Format);
         }
         let (inputs, hidden) = (r.u32()?, r.u32()?);
+        let buckets = if version == 1 { 1 } else { r.u32()? };
         let game = NetGame::of_inputs(inputs as usize)
             .filter(|_| hidden as usize == HIDDEN)
-            .ok_or(NetworkError::Shape { inputs, hidden })?;
+            .filter(|_| (1..=MAX_OUTPUT_BUCKETS).contains(&(buckets as usize)))
+            .ok_or(NetworkError::Shape { inputs, hidden, buckets })?;
         let scale = f32::from_bits(r.u32()?);
         let mut input = vec![Half([0; HIDDEN]); inputs as usize];
         for row in &mut input {
@@ -313,11 +350,14 @@ impl Network {
         }
         let mut bias = Half([0; HIDDEN]);
         r.i16s(&mut bias.0)?;
-        let mut output = [[0; HIDDEN]; 2];
-        for half in &mut output {
+        let mut output = vec![[[0; HIDDEN]; 2]; buckets as usize];
+        for half in output.iter_mut().flatten() {
             r.i16s(half)?;
         }
-        let output_bias = r.u32()? as i32;
+        let mut output_bias = vec![0; buckets as usize];
+        for b in &mut output_bias {
+            *b = r.u32()? as i32;
+        }
         if r.at != bytes.len() || !scale.is_finite() {
             return Err(NetworkError::Length);
         }
@@ -356,12 +396,21 @@ impl Network {
         Ok(game)
     }
 
-    /// `side`'s half computed from the pieces.
-    fn refresh_half<P: Features>(&self, pos: &P, side: usize, mirror: bool, half: &mut Half) {
+    /// `side`'s half computed from the pieces; returns how many inputs are on.
+    fn refresh_half<P: Features>(
+        &self,
+        pos: &P,
+        side: usize,
+        mirror: bool,
+        half: &mut Half,
+    ) -> u16 {
         half.0 = self.bias.0;
+        let mut active = 0;
         pos.for_each_piece(|owner, kind, sq| {
             add(&mut half.0, &self.input[P::feature(side, mirror, owner, kind, sq)].0);
+            active += 1;
         });
+        active
     }
 
     /// The accumulator of `pos`, computed from its pieces.
@@ -369,7 +418,7 @@ impl Network {
         let mut acc = Accumulator::default();
         for side in 0..2 {
             acc.mirror[side] = mirrored(pos, side);
-            self.refresh_half(pos, side, acc.mirror[side], &mut acc.halves[side]);
+            acc.active = self.refresh_half(pos, side, acc.mirror[side], &mut acc.halves[side]);
         }
         acc
     }
@@ -386,11 +435,12 @@ impl Network {
         out: &mut Accumulator,
     ) {
         let delta = parent.delta(child, mv);
+        out.active = acc.active + delta.ons as u16 - delta.offs as u16;
         for side in 0..2 {
             let mirror = mirrored(child, side);
             out.mirror[side] = mirror;
             if mirror != acc.mirror[side] || delta.overflow {
-                self.refresh_half(child, side, mirror, &mut out.halves[side]);
+                out.active = self.refresh_half(child, side, mirror, &mut out.halves[side]);
                 continue;
             }
             let row = |&(owner, kind, sq): &Placed| {
@@ -419,8 +469,10 @@ impl Network {
     pub fn evaluate(&self, acc: &Accumulator, to_move: usize) -> i32 {
         let us = &acc.halves[to_move & 1].0;
         let them = &acc.halves[(to_move & 1) ^ 1].0;
-        let sum = screlu_dot(us, &self.output[0]) + screlu_dot(them, &self.output[1]);
-        let raw = sum / QA as i64 + self.output_bias as i64;
+        let bucket = output_bucket(self.game, acc.active as usize, self.output.len());
+        let [w_us, w_them] = &self.output[bucket];
+        let sum = screlu_dot(us, w_us) + screlu_dot(them, w_them);
+        let raw = sum / QA as i64 + self.output_bias[bucket] as i64;
         (raw as f32 * self.scale / (QA * QB) as f32) as i32
     }
 
@@ -514,23 +566,27 @@ impl Reader<'_> {
 }
 
 /// Writes a network file from its quantised parts (the trainer's side of the format); the
-/// number of inputs is `input.len() / HIDDEN`.
+/// number of inputs is `input.len() / HIDDEN`, of output buckets `output_bias.len()` (and
+/// `output` holds `2 · HIDDEN` weights for each).
 pub fn write_network(
     scale: f32,
     input: &[i16],
     bias: &[i16],
     output: &[i16],
-    output_bias: i32,
+    output_bias: &[i32],
 ) -> Vec<u8> {
-    let mut out = Vec::with_capacity(24 + 2 * (input.len() + bias.len() + output.len()));
+    let mut out = Vec::with_capacity(28 + 2 * (input.len() + bias.len() + output.len()));
     out.extend_from_slice(MAGIC);
-    for v in [VERSION, (input.len() / HIDDEN) as u32, HIDDEN as u32, scale.to_bits()] {
+    let sizes = [(input.len() / HIDDEN) as u32, HIDDEN as u32, output_bias.len() as u32];
+    for v in [VERSION].into_iter().chain(sizes).chain([scale.to_bits()]) {
         out.extend_from_slice(&v.to_le_bytes());
     }
     for &w in input.iter().chain(bias).chain(output) {
         out.extend_from_slice(&w.to_le_bytes());
     }
-    out.extend_from_slice(&output_bias.to_le_bytes());
+    for b in output_bias {
+        out.extend_from_slice(&b.to_le_bytes());
+    }
     out
 }
 
@@ -552,7 +608,7 @@ mod tests {
         let input: Vec<i16> = (0..inputs * HIDDEN).map(|_| next(60)).collect();
         let bias: Vec<i16> = (0..HIDDEN).map(|_| next(100)).collect();
         let output: Vec<i16> = (0..2 * HIDDEN).map(|_| next(100)).collect();
-        Network::from_bytes(&write_network(400.0, &input, &bias, &output, 1234)).unwrap()
+        Network::from_bytes(&write_network(400.0, &input, &bias, &output, &[1234])).unwrap()
     }
 
     /// Plays `games` random games of up to 200 plies from `start`, calling `f(ply, parent,
@@ -734,16 +790,82 @@ mod tests {
         assert!(red > 300 && white < -300, "{red}, {white}");
     }
 
+    /// Every game's start has the active inputs its output buckets are cut from.
+    #[test]
+    fn start_positions_have_their_active_inputs() {
+        assert_eq!(features(&cannonade_xiangqi::Position::startpos(), 0).len(), 32);
+        assert_eq!(
+            features(&cannonade_battle::Position::startpos(), 0).len(),
+            NetGame::ChessBattle.start_active()
+        );
+        assert_eq!(
+            features(&cannonade_commander::Position::startpos(), 0).len(),
+            NetGame::Commander.start_active()
+        );
+        assert_eq!(NetGame::Xiangqi.start_active(), 32);
+        // The buckets cover the counts from one piece to the start's, fewest first.
+        let g = NetGame::Xiangqi;
+        assert_eq!((output_bucket(g, 1, 8), output_bucket(g, 32, 8)), (0, 7));
+        assert_eq!(output_bucket(g, 40, 8), 7);
+        assert_eq!(output_bucket(g, 32, 1), 0);
+    }
+
+    /// A network of several output buckets values a position by the bucket of its piece
+    /// count: here each bucket's bias alone (all weights zero) tells which was used.
+    #[test]
+    fn the_output_bucket_follows_the_pieces() {
+        use cannonade_xiangqi::Position;
+        let zeros = vec![0; XIANGQI_INPUTS * HIDDEN];
+        let biases: Vec<i32> = (0..8).map(|b| b * QA * QB).collect();
+        let output = vec![0; 8 * 2 * HIDDEN];
+        let net = Network::from_bytes(&write_network(1.0, &zeros, &[0; HIDDEN], &output, &biases))
+            .unwrap();
+        // 32 pieces: the last bucket; 3: the first.
+        assert_eq!(net.evaluate_position(&Position::startpos(), 0), 7);
+        let few = Position::from_fen("3k5/9/9/9/9/2C6/9/9/9/4K4 w").unwrap();
+        assert_eq!(net.evaluate_position(&few, 0), 0);
+        // The count follows captures move by move (the update tests compare accumulators,
+        // counts included, with refreshes).
+        let sixteen = Position::from_fen("rnbak4/9/1c7/p1p6/9/9/P1P6/1C7/9/RNBA1K3 w").unwrap();
+        assert_eq!(net.evaluate_position(&sixteen, 0), 3);
+    }
+
+    /// A version-1 file (one output bucket, no bucket count) still reads and values as its
+    /// version-2 copy does.
+    #[test]
+    fn version_one_files_still_read() {
+        use cannonade_xiangqi::Position;
+        let net = random_net(XIANGQI_INPUTS);
+        let v2 = {
+            let input: Vec<i16> = net.input.iter().flat_map(|h| h.0).collect();
+            let output: Vec<i16> = net.output[0].iter().flatten().copied().collect();
+            write_network(net.scale, &input, &net.bias.0, &output, &net.output_bias)
+        };
+        // Version 1: the same without the bucket count.
+        let mut v1 = v2.clone();
+        v1[4] = 1;
+        v1.drain(16..20);
+        let (a, b) = (Network::from_bytes(&v1).unwrap(), Network::from_bytes(&v2).unwrap());
+        let pos = Position::startpos();
+        assert_eq!(a.evaluate_position(&pos, 0), b.evaluate_position(&pos, 0));
+        assert_eq!(a.evaluate_position(&pos, 0), net.evaluate_position(&pos, 0));
+    }
+
     #[test]
     fn bad_files_are_refused() {
         assert_eq!(Network::from_bytes(b"CNNX").unwrap_err(), NetworkError::Length);
         assert_eq!(Network::from_bytes(b"XXXXXXXXXXXX").unwrap_err(), NetworkError::Format);
-        let mut bytes = write_network(1.0, &[], &[], &[], 0);
+        let mut bytes = write_network(1.0, &[], &[], &[], &[0]);
         bytes[8] = 7;
         assert!(matches!(Network::from_bytes(&bytes), Err(NetworkError::Shape { .. })));
+        let mut bytes = write_network(1.0, &[], &[], &[], &[0]);
+        bytes[4] = 3;
+        assert_eq!(Network::from_bytes(&bytes).unwrap_err(), NetworkError::Format);
         for game in NetGame::ALL {
             let zeros = vec![0; game.inputs() * HIDDEN];
-            let good = write_network(1.0, &zeros, &[0; HIDDEN], &[0; 2 * HIDDEN], 0);
+            let none = write_network(1.0, &zeros, &[0; HIDDEN], &[], &[]);
+            assert!(matches!(Network::from_bytes(&none), Err(NetworkError::Shape { .. })));
+            let good = write_network(1.0, &zeros, &[0; HIDDEN], &[0; 2 * HIDDEN], &[0]);
             assert_eq!(Network::from_bytes(&good).map(|n| n.game()), Ok(game));
             let short = &good[..good.len() - 1];
             assert_eq!(Network::from_bytes(short).unwrap_err(), NetworkError::Length);
