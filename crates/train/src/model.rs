@@ -77,6 +77,11 @@ impl Params {
     }
 }
 
+/// Where bucket `bucket`'s `2 · HIDDEN` weights lie in [`Params::output`].
+fn bucket_weights(bucket: usize) -> std::ops::Range<usize> {
+    bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN
+}
+
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
@@ -100,7 +105,7 @@ pub fn value(p: &Params, x: &Inputs) -> f32 {
 
 /// The output of bucket `bucket` for the two hidden layers.
 fn output(p: &Params, bucket: usize, own: &[f32; HIDDEN], other: &[f32; HIDDEN]) -> f32 {
-    let w = &p.output[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
+    let w = &p.output[bucket_weights(bucket)];
     let mut v = p.output_bias[bucket];
     for i in 0..HIDDEN {
         let (a, b) = (own[i].clamp(0.0, 1.0), other[i].clamp(0.0, 1.0));
@@ -143,9 +148,8 @@ pub fn backward(
         loss += (err * err) as f64;
         let g = 2.0 * err * pred * (1.0 - pred);
         grad.output_bias[bucket] += g;
-        let at = bucket * 2 * HIDDEN;
-        let w = &p.output[at..at + 2 * HIDDEN];
-        let gw = &mut grad.output[at..at + 2 * HIDDEN];
+        let w = &p.output[bucket_weights(bucket)];
+        let gw = &mut grad.output[bucket_weights(bucket)];
         for i in 0..HIDDEN {
             let (a, b) = (own[i].clamp(0.0, 1.0), other[i].clamp(0.0, 1.0));
             gw[i] += g * a * a;
@@ -258,11 +262,10 @@ mod tests {
             hidden(&p, &x.own[..x.count], &mut own);
             hidden(&p, &x.other[..x.count], &mut other);
             let sd_act = ((x.count + 1) as f32).sqrt() * 0.29 / QA as f32;
-            let at = p.bucket(&x) * 2 * HIDDEN;
             let variance: f32 = own
                 .iter()
                 .chain(&other)
-                .zip(&p.output[at..at + 2 * HIDDEN])
+                .zip(&p.output[bucket_weights(p.bucket(&x))])
                 .map(|(&h, w)| {
                     let a = h.clamp(0.0, 1.0);
                     let from_weight = a * a * 0.29 / QB as f32;

@@ -793,7 +793,10 @@ mod tests {
     /// Every game's start has the active inputs its output buckets are cut from.
     #[test]
     fn start_positions_have_their_active_inputs() {
-        assert_eq!(features(&cannonade_xiangqi::Position::startpos(), 0).len(), 32);
+        assert_eq!(
+            features(&cannonade_xiangqi::Position::startpos(), 0).len(),
+            NetGame::Xiangqi.start_active()
+        );
         assert_eq!(
             features(&cannonade_battle::Position::startpos(), 0).len(),
             NetGame::ChessBattle.start_active()
