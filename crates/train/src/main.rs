@@ -59,6 +59,11 @@ struct Args {
     /// positions worse than 1 (docs/engine.md, "The Xiangqi network", fifth generation).
     #[arg(long, default_value_t = 1, value_parser = parse_buckets)]
     buckets: usize,
+    /// Factor rows: each (own or enemy, kind) pair's weights shared by all its points and
+    /// learnt alongside the per-point rows, then added into them in the file. They help when
+    /// the data is small for the inputs (docs/engine.md, "The Commander network").
+    #[arg(long)]
+    factors: bool,
     /// Seed of the shuffle and the initial weights.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -145,11 +150,11 @@ fn main() -> Result<()> {
     let scale = args.scale.unwrap_or_else(|| fit_scale(train));
     eprintln!("sigmoid scale {scale:.1} cp; {} to train, {} held out", train.len(), valid.len());
 
-    let mut params = Params::random(args.game, args.buckets, args.seed);
-    let mut adam = Adam::new(args.game, args.buckets);
+    let mut params = Params::random(args.game, args.buckets, args.factors, args.seed);
+    let mut adam = Adam::new(args.game, args.buckets, args.factors);
     let threads = args.threads.max(1);
     let mut grads: Vec<Params> =
-        (0..threads).map(|_| Params::zeros(args.game, args.buckets)).collect();
+        (0..threads).map(|_| Params::zeros(args.game, args.buckets, args.factors)).collect();
     for epoch in 0..args.epochs {
         let t = Instant::now();
         let progress = epoch as f32 / args.epochs as f32;

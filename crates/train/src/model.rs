@@ -6,6 +6,11 @@
 //! those of the position's output bucket (by its number of pieces,
 //! [`cannonade_engine::nnue::output_bucket`]). The prediction is sigmoid(value); the value
 //! times the scale is centipawns, as in the engine.
+//!
+//! With factors, an input's row is its own weights plus its (own or enemy, kind) pair's
+//! factor row, which every point of that pair shares: what a kind is worth anywhere is
+//! learnt from all of its positions, and the rows learn only where it stands. The file holds
+//! the sums, so the engine never sees the factors.
 
 use crate::data::{Inputs, Sample};
 use cannonade_engine::nnue::{HIDDEN, NetGame, QA, QB, output_bucket, write_network};
@@ -15,35 +20,40 @@ use cannonade_geom::random::SplitMix64;
 /// `c · w` product stays within 16 bits).
 const CLIP: f32 = 1.98;
 
-/// The network's parameters, or a gradient of the same shape: `game`'s inputs, and
-/// `output_bias.len()` output buckets of `2 · HIDDEN` output weights each.
+/// The network's parameters, or a gradient of the same shape: `game`'s inputs, the factor
+/// rows of its (own or enemy, kind) pairs (none without factors), and `output_bias.len()`
+/// output buckets of `2 · HIDDEN` output weights each.
 #[derive(Clone)]
 pub struct Params {
     pub game: NetGame,
     pub input: Vec<f32>,
+    pub factor: Vec<f32>,
     pub bias: Vec<f32>,
     pub output: Vec<f32>,
     pub output_bias: Vec<f32>,
 }
 
 impl Params {
-    /// All zero, for a network of `game` with `buckets` output buckets.
-    pub fn zeros(game: NetGame, buckets: usize) -> Params {
+    /// All zero, for a network of `game` with `buckets` output buckets, with factor rows
+    /// when `factors`.
+    pub fn zeros(game: NetGame, buckets: usize, factors: bool) -> Params {
+        let pairs = if factors { game.inputs() / game.points() } else { 0 };
         Params {
             game,
             input: vec![0.0; game.inputs() * HIDDEN],
+            factor: vec![0.0; pairs * HIDDEN],
             bias: vec![0.0; HIDDEN],
             output: vec![0.0; buckets * 2 * HIDDEN],
             output_bias: vec![0.0; buckets],
         }
     }
 
-    /// Small random weights (a fixed seed: runs repeat).
-    pub fn random(game: NetGame, buckets: usize, seed: u64) -> Params {
+    /// Small random weights (a fixed seed: runs repeat); the factor rows start at zero.
+    pub fn random(game: NetGame, buckets: usize, factors: bool, seed: u64) -> Params {
         let mut rng = SplitMix64(seed);
         let mut uniform =
             |bound: f32| ((rng.next_u64() >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0) * bound;
-        let mut p = Params::zeros(game, buckets);
+        let mut p = Params::zeros(game, buckets, factors);
         let input_bound = 1.0 / (game.inputs() as f32).sqrt();
         p.input.iter_mut().for_each(|w| *w = uniform(input_bound));
         let output_bound = 1.0 / (2.0 * HIDDEN as f32).sqrt();
@@ -55,6 +65,7 @@ impl Params {
     pub fn add(&mut self, other: &Params) {
         let pairs = [
             (&mut self.input, &other.input),
+            (&mut self.factor, &other.factor),
             (&mut self.bias, &other.bias),
             (&mut self.output, &other.output),
             (&mut self.output_bias, &other.output_bias),
@@ -66,9 +77,32 @@ impl Params {
 
     /// Zeroes a gradient for reuse.
     pub fn clear(&mut self) {
-        for s in [&mut self.input, &mut self.bias, &mut self.output, &mut self.output_bias] {
+        for s in [
+            &mut self.input,
+            &mut self.factor,
+            &mut self.bias,
+            &mut self.output,
+            &mut self.output_bias,
+        ] {
             s.fill(0.0);
         }
+    }
+
+    /// Input `f`'s factor row, if the network has factors.
+    fn factor_row(&self, f: usize) -> Option<std::ops::Range<usize>> {
+        let pair = f / self.game.points();
+        (!self.factor.is_empty()).then(|| pair * HIDDEN..(pair + 1) * HIDDEN)
+    }
+
+    /// The weights the engine gets: each input's row plus its factor row.
+    pub fn merged_input(&self) -> Vec<f32> {
+        let mut input = self.input.clone();
+        for (f, row) in input.chunks_mut(HIDDEN).enumerate() {
+            if let Some(r) = self.factor_row(f) {
+                row.iter_mut().zip(&self.factor[r]).for_each(|(w, v)| *w += v);
+            }
+        }
+        input
     }
 
     /// The output bucket of a position with these inputs.
@@ -92,6 +126,9 @@ fn hidden(p: &Params, active: &[u16], out: &mut [f32; HIDDEN]) {
     for &f in active {
         let row = &p.input[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
         out.iter_mut().zip(row).for_each(|(h, w)| *h += w);
+        if let Some(r) = p.factor_row(f as usize) {
+            out.iter_mut().zip(&p.factor[r]).for_each(|(h, w)| *h += w);
+        }
     }
 }
 
@@ -163,6 +200,9 @@ pub fn backward(
             for &f in active {
                 let row = &mut grad.input[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
                 row.iter_mut().zip(d.iter()).for_each(|(w, g)| *w += g);
+                if let Some(r) = p.factor_row(f as usize) {
+                    grad.factor[r].iter_mut().zip(d.iter()).for_each(|(w, g)| *w += g);
+                }
             }
         }
     }
@@ -177,9 +217,11 @@ pub struct Adam {
 }
 
 impl Adam {
-    /// Fresh moments for a network of `game` with `buckets` output buckets.
-    pub fn new(game: NetGame, buckets: usize) -> Adam {
-        Adam { m: Params::zeros(game, buckets), v: Params::zeros(game, buckets), t: 0 }
+    /// Fresh moments for a network of `game` with `buckets` output buckets (and factor
+    /// rows when `factors`).
+    pub fn new(game: NetGame, buckets: usize, factors: bool) -> Adam {
+        let zeros = || Params::zeros(game, buckets, factors);
+        Adam { m: zeros(), v: zeros(), t: 0 }
     }
 
     /// One step of size `lr` along the mean gradient `grad` (summed over `n` samples).
@@ -198,6 +240,7 @@ impl Adam {
         };
         let sets = [
             (&mut p.input, &mut self.m.input, &mut self.v.input, &grad.input),
+            (&mut p.factor, &mut self.m.factor, &mut self.v.factor, &grad.factor),
             (&mut p.bias, &mut self.m.bias, &mut self.v.bias, &grad.bias),
             (&mut p.output, &mut self.m.output, &mut self.v.output, &grad.output),
         ];
@@ -218,7 +261,8 @@ impl Adam {
 pub fn quantise(p: &Params, scale: f32) -> Vec<u8> {
     let q =
         |w: f32, by: i32| (w * by as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
-    let input: Vec<i16> = p.input.iter().map(|&w| q(w, QA)).collect();
+    // A sum of a row and a factor row may pass the bound one of them keeps to.
+    let input: Vec<i16> = p.merged_input().iter().map(|&w| q(w.clamp(-CLIP, CLIP), QA)).collect();
     let bias: Vec<i16> = p.bias.iter().map(|&w| q(w, QA)).collect();
     let output: Vec<i16> = p.output.iter().map(|&w| q(w, QB)).collect();
     let output_bias: Vec<i32> =
@@ -237,9 +281,14 @@ mod tests {
     /// rounding of its weights.
     #[test]
     fn the_engine_evaluates_as_the_trainer_does() {
-        let mut p = Params::random(NetGame::Xiangqi, 8, 7);
-        // Larger weights than at the start of training, so the activations are not all tiny.
+        let mut p = Params::random(NetGame::Xiangqi, 8, true, 7);
+        // Larger weights than at the start of training, so the activations are not all tiny;
+        // factor rows that differ by kind, so a row merged with the wrong one shows.
         p.input.iter_mut().for_each(|w| *w *= 8.0);
+        p.factor
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, w)| *w = ((i * 37 % 101) as f32 - 50.0) * 0.004);
         p.output.iter_mut().for_each(|w| *w *= 8.0);
         p.bias.iter_mut().enumerate().for_each(|(i, b)| *b = (i % 7) as f32 * 0.05);
         p.output_bias.iter_mut().enumerate().for_each(|(i, b)| *b = 0.1 - i as f32 * 0.03);

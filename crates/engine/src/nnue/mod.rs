@@ -91,6 +91,17 @@ impl NetGame {
         }
     }
 
+    /// The points of the game's board. Every input is an (own or enemy, kind) pair on a
+    /// point, numbered `pair · points + point` (a test checks it), so that a trainer can
+    /// share what a kind is worth wherever it stands (`cannonade-train --factor`).
+    pub const fn points(self) -> usize {
+        match self {
+            NetGame::Xiangqi => 90,
+            NetGame::ChessBattle => 128,
+            NetGame::Commander => cannonade_commander::board::NPOINTS,
+        }
+    }
+
     /// The active inputs of each half in the game's start position (a test checks them).
     pub const fn start_active(self) -> usize {
         match self {
@@ -635,6 +646,30 @@ mod tests {
                 pos = child;
             }
         }
+    }
+
+    /// Every input of every piece along random games from `start` is its (own or enemy,
+    /// kind) pair's block of [`NetGame::points`] inputs, as the trainer's factoriser reads it.
+    fn inputs_are_blocks_of_points<P: Features + Clone>(start: &P) {
+        let points = P::GAME.points();
+        assert_eq!(P::INPUTS, 2 * P::KINDS * points, "{:?}", P::GAME);
+        random_games(start, 4, |_, _, child, _| {
+            for side in 0..2 {
+                let mirror = mirrored(child, side);
+                child.for_each_piece(|owner, kind, sq| {
+                    let f = P::feature(side, mirror, owner, kind, sq);
+                    let pair = (owner != side) as usize * P::KINDS + kind;
+                    assert_eq!(f / points, pair, "{:?}: square {sq}", P::GAME);
+                });
+            }
+        });
+    }
+
+    #[test]
+    fn every_games_inputs_are_blocks_of_points() {
+        inputs_are_blocks_of_points(&cannonade_xiangqi::Position::startpos());
+        inputs_are_blocks_of_points(&cannonade_battle::Position::startpos());
+        inputs_are_blocks_of_points(&cannonade_commander::Position::startpos());
     }
 
     /// Plays random games from `start`, checking at every move that updating the
