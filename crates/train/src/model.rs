@@ -90,8 +90,7 @@ impl Params {
 
     /// Input `f`'s factor row, if the network has factors.
     fn factor_row(&self, f: usize) -> Option<std::ops::Range<usize>> {
-        let pair = f / self.game.points();
-        (!self.factor.is_empty()).then(|| pair * HIDDEN..(pair + 1) * HIDDEN)
+        (!self.factor.is_empty()).then(|| row(f / self.game.points()))
     }
 
     /// The weights the engine gets: each input's row plus its factor row.
@@ -111,6 +110,11 @@ impl Params {
     }
 }
 
+/// Where row `i` of `HIDDEN` weights lies in [`Params::input`] or [`Params::factor`].
+fn row(i: usize) -> std::ops::Range<usize> {
+    i * HIDDEN..(i + 1) * HIDDEN
+}
+
 /// Where bucket `bucket`'s `2 · HIDDEN` weights lie in [`Params::output`].
 fn bucket_weights(bucket: usize) -> std::ops::Range<usize> {
     bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN
@@ -124,8 +128,7 @@ fn sigmoid(x: f32) -> f32 {
 fn hidden(p: &Params, active: &[u16], out: &mut [f32; HIDDEN]) {
     out.copy_from_slice(&p.bias);
     for &f in active {
-        let row = &p.input[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
-        out.iter_mut().zip(row).for_each(|(h, w)| *h += w);
+        out.iter_mut().zip(&p.input[row(f as usize)]).for_each(|(h, w)| *h += w);
         if let Some(r) = p.factor_row(f as usize) {
             out.iter_mut().zip(&p.factor[r]).for_each(|(h, w)| *h += w);
         }
@@ -198,8 +201,7 @@ pub fn backward(
         }
         for (active, d) in [(own_in, &d_own), (other_in, &d_other)] {
             for &f in active {
-                let row = &mut grad.input[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
-                row.iter_mut().zip(d.iter()).for_each(|(w, g)| *w += g);
+                grad.input[row(f as usize)].iter_mut().zip(d.iter()).for_each(|(w, g)| *w += g);
                 if let Some(r) = p.factor_row(f as usize) {
                     grad.factor[r].iter_mut().zip(d.iter()).for_each(|(w, g)| *w += g);
                 }

@@ -6,8 +6,10 @@ use super::{Delta, Features, NetGame};
 use cannonade_battle::{Move, Position, Square};
 use cannonade_core::Side;
 
+/// The squares of the Chess-Battle board.
+pub(super) const SQUARES: usize = 128;
 /// Inputs of the Chess-Battle network per side: own and enemy pieces, 7 kinds, 128 squares.
-pub const BATTLE_INPUTS: usize = 2 * 7 * 128;
+pub const BATTLE_INPUTS: usize = 2 * 7 * SQUARES;
 
 /// The square index a side sees for each square: `VIEW[2 * side + mirror][sq]`, with ranks
 /// counted from the side's back rank and files reversed when mirrored. The cross board is
@@ -40,7 +42,7 @@ impl Features for Position {
     fn feature(side: usize, mirror: bool, owner: usize, kind: usize, sq: u8) -> usize {
         let seen = VIEW[2 * side + mirror as usize][(sq & 127) as usize] as usize;
         let enemy = (owner != side) as usize;
-        (enemy * 7 + kind) * 128 + seen
+        (enemy * 7 + kind) * SQUARES + seen
     }
 
     /// Mirrored when the headquarter stands right of the middle (files g to l).

@@ -93,11 +93,11 @@ impl NetGame {
 
     /// The points of the game's board. Every input is an (own or enemy, kind) pair on a
     /// point, numbered `pair · points + point` (a test checks it), so that a trainer can
-    /// share what a kind is worth wherever it stands (`cannonade-train --factor`).
+    /// share what a kind is worth wherever it stands (`cannonade-train --factors`).
     pub const fn points(self) -> usize {
         match self {
-            NetGame::Xiangqi => 90,
-            NetGame::ChessBattle => 128,
+            NetGame::Xiangqi => xiangqi::POINTS,
+            NetGame::ChessBattle => battle::SQUARES,
             NetGame::Commander => cannonade_commander::board::NPOINTS,
         }
     }

@@ -6,8 +6,10 @@ use super::{Delta, Features, NetGame};
 use cannonade_geom::bits::Bits128;
 use cannonade_xiangqi::{Colour, Kind, Move, Position};
 
+/// The points of the Xiangqi board.
+pub(super) const POINTS: usize = 90;
 /// Inputs of the Xiangqi network per side: own and enemy pieces, 7 kinds, 90 points.
-pub const XIANGQI_INPUTS: usize = 2 * 7 * 90;
+pub const XIANGQI_INPUTS: usize = 2 * 7 * POINTS;
 
 const COLOURS: [Colour; 2] = [Colour::Red, Colour::Black];
 
@@ -22,7 +24,7 @@ impl Features for Position {
         let rank = if side == 0 { rank } else { 9 - rank } as usize;
         let file = if mirror { 8 - file } else { file } as usize;
         let enemy = (owner != side) as usize;
-        (enemy * 7 + kind) * 90 + rank * 9 + file
+        (enemy * 7 + kind) * POINTS + rank * 9 + file
     }
 
     /// Mirrored when the general stands right of the centre file.
