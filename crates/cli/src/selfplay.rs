@@ -6,8 +6,12 @@
 //! from the first seat's view (Red in Xiangqi). A position is written when its side to move is
 //! not in check, the engine's move is not a capture and the score is not a mate: the
 //! evaluation is meant to judge quiet positions, and quiescence settles the others.
+//!
+//! Banqi games are dealt from the seed, so every flip is resolved by the deal; the engine
+//! searches the public position and the lines hold the public position too (face-down pieces
+//! as `X`, the pool of unseen pieces in the text), never the deal.
 
-use crate::match_runner::Rng;
+use crate::match_runner::{Rng, dealt};
 use anyhow::{Result, bail};
 use cannonade_core::{Next, Side};
 use cannonade_engine::{Engine, Limits};
@@ -21,7 +25,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 /// Arguments of `cannonade selfplay`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The game (games with chance events are not supported).
+    /// The game (Banqi games are dealt from the seed).
     #[arg(long, default_value = "xiangqi")]
     game: String,
     /// Games to play.
@@ -61,9 +65,6 @@ struct Sample {
 
 pub fn run(args: Args) -> Result<()> {
     let kind: GameKind = args.game.parse()?;
-    if kind == GameKind::Banqi {
-        bail!("selfplay plays games without chance events: xiangqi, chessbattle or commander");
-    }
     let out = Mutex::new(
         std::fs::OpenOptions::new()
             .create(true)
@@ -153,7 +154,7 @@ fn play_game(
     let stop = AtomicBool::new(false);
     // Random plies, redrawn until the opening leaves a playable, roughly even game.
     let mut record = loop {
-        let mut record = AnyRecord::new(AnyGame::start(kind)?);
+        let mut record = AnyRecord::new(dealt(AnyGame::start(kind)?, rng)?);
         for _ in 0..args.random_plies {
             let legal = record.position().legal_moves();
             if legal.is_empty() || !matches!(record.next(), Next::Player(_)) {
@@ -178,7 +179,7 @@ fn play_game(
                     Some(w) => (w == Side::First) as u8 as f32,
                 };
             }
-            Next::Chance => bail!("a game with chance events reached selfplay"),
+            Next::Chance => bail!("a chance event waited in a dealt game"),
             Next::Player(side) => side,
         };
         if record.len() >= MAX_PLIES {
@@ -202,14 +203,57 @@ fn play_game(
         } else {
             decided = None;
         }
-        let fen = pos.fen();
+        // The public text: a dealt Banqi position would otherwise show its face-down pieces.
+        let fen = pos.public().fen();
         let mut after = pos.clone();
         after.play(mv)?;
-        if !pos.in_check() && r.score.abs() < DECIDED_SCORE && pieces(&after.fen()) == pieces(&fen)
+        if !pos.in_check()
+            && r.score.abs() < DECIDED_SCORE
+            && pieces(&after.public().fen()) == pieces(&fen)
         {
             samples.push(Sample { fen, score: first_view });
         }
         record.play(mv)?;
     };
     Ok((samples, result))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cannonade_banqi::Position as Banqi;
+
+    fn args(game: &str) -> Args {
+        Args {
+            game: game.into(),
+            games: 1,
+            nodes: 300,
+            random_plies: 4,
+            threads: 1,
+            seed: 3,
+            out: PathBuf::new(),
+        }
+    }
+
+    /// A Banqi game is played out from a deal, and its lines hold public positions only: each
+    /// reads as a public position (a full one, naming face-down pieces, is refused) that has
+    /// a side to move.
+    #[test]
+    fn banqi_selfplay_writes_public_positions_of_a_dealt_game() {
+        let mut engine = Engine::new();
+        let mut rng = Rng::new(5);
+        let (samples, result) =
+            play_game(GameKind::Banqi, &args("banqi"), &mut engine, &mut rng).unwrap();
+        assert!([0.0, 0.5, 1.0].contains(&result), "{result}");
+        assert!(samples.len() > 10, "{} samples", samples.len());
+        for s in &samples {
+            let pos = Banqi::from_fen(&s.fen).unwrap_or_else(|e| panic!("{}: {e}", s.fen));
+            assert!(pos.turn().is_some(), "{}", s.fen);
+        }
+        // The deal differs from game to game: another seed flips other pieces first.
+        let mut other = Rng::new(6);
+        let (again, _) =
+            play_game(GameKind::Banqi, &args("banqi"), &mut engine, &mut other).unwrap();
+        assert_ne!(samples[0].fen, again[0].fen);
+    }
 }

@@ -366,18 +366,22 @@ fn game_spec(args: &Args, kind: GameKind) -> Result<GameSpec> {
 /// The start of a game: the position, the rule options and for Banqi the deal of `pair`.
 fn start(kind: GameKind, args: &Args, fen: Option<&str>, pair: u64) -> Result<AnyRecord> {
     let spec = game_spec(args, kind)?;
-    let mut game = match fen {
+    let game = match fen {
         Some(f) => spec.position(f)?,
         None => spec.start(),
     };
-    if let AnyGame::Banqi(public) = &game {
-        // Both games of a pair get the same deal, so colours are the only difference.
-        let mut rng = Rng::new(args.seed ^ pair.wrapping_mul(0xA076_1D64_78BD_642F));
-        let hex: String = (0..4).map(|_| format!("{:016x}", rng.next())).collect();
-        let seed = DealSeed::from_hex(&hex).map_err(|e| anyhow!("{e}"))?;
-        game = AnyGame::BanqiDealt(deal_from_seed(public, &seed));
-    }
+    // Both games of a pair get the same deal, so colours are the only difference.
+    let game = dealt(game, &mut Rng::new(args.seed ^ pair.wrapping_mul(0xA076_1D64_78BD_642F)))?;
     Ok(AnyRecord::with_start(&spec, game)?)
+}
+
+/// `game` with its face-down pieces dealt from `rng` when it is a public Banqi position (the
+/// referee then resolves each flip from the deal); any other game as it is.
+pub(crate) fn dealt(game: AnyGame, rng: &mut Rng) -> Result<AnyGame> {
+    let AnyGame::Banqi(public) = &game else { return Ok(game) };
+    let hex: String = (0..4).map(|_| format!("{:016x}", rng.next())).collect();
+    let seed = DealSeed::from_hex(&hex).map_err(|e| anyhow!("{e}"))?;
+    Ok(AnyGame::BanqiDealt(deal_from_seed(public, &seed)))
 }
 
 /// The first seat's score in a finished game.
