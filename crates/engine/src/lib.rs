@@ -36,6 +36,7 @@ mod search;
 mod smp_tests;
 mod tt;
 
+pub use eval::banqi::{BanqiEval, BanqiWeights};
 pub use eval::use_networks;
 pub use game::Evaluate;
 pub use level::{ELO_RANGE, Level};

@@ -165,6 +165,8 @@ pub const BANQI_GENERAL_DANGER: i32 = 300;
 /// move's count less the other's: a piece walled in by its own or by face-down pieces can
 /// neither chase nor run (docs/engine.md has the measurement).
 pub const BANQI_MOBILITY: i32 = 5;
+/// Banqi: percentage added to a kind's value while no enemy piece can take it.
+pub const BANQI_SAFE_PERCENT: i32 = 0;
 
 /// Chess-Battle piece values by `Kind` index (headquarter, bomber, tank, gun, machine gun,
 /// cavalry, soldier).

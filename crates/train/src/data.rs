@@ -99,13 +99,22 @@ pub fn parse(line: &str, game: NetGame) -> Option<Sample> {
 
 /// Reads every file; returns the samples and how many lines were skipped.
 pub fn load(paths: &[String], game: NetGame) -> Result<(Vec<Sample>, usize)> {
+    load_lines(paths, |line| parse(line, game))
+}
+
+/// Reads every line of every file with `parse`; returns what it read and how many lines it
+/// refused.
+pub fn load_lines<T>(
+    paths: &[String],
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<(Vec<T>, usize)> {
     let mut samples = Vec::new();
     let mut skipped = 0;
     for path in paths {
         let file = std::fs::File::open(path).with_context(|| format!("opening {path}"))?;
         for line in std::io::BufReader::new(file).lines() {
             let line = line.with_context(|| format!("reading {path}"))?;
-            match parse(&line, game) {
+            match parse(&line) {
                 Some(s) => samples.push(s),
                 None => skipped += 1,
             }

@@ -1,10 +1,12 @@
 //! `cannonade-train`: trains a network of the engine (Xiangqi, Chess-Battle or Commander) on the
 //! positions `cannonade selfplay` writes, and saves it in the engine's format
-//! (`cannonade_engine::nnue`).
+//! (`cannonade_engine::nnue`); for Banqi, which has no network, it fits the hand-written
+//! evaluation's weights instead (`banqi.rs`) and writes them as `name = value` lines.
 //!
 //! ```text
 //! cannonade-train --data a.txt --data b.txt --out xiangqi.nnue
 //! cannonade-train --game chessbattle --data battle.txt --out battle.nnue
+//! cannonade-train --game banqi --data banqi.txt --out banqi-weights.txt
 //! ```
 //!
 //! The target of a position blends its search score, mapped to an expected result by a
@@ -12,31 +14,36 @@
 //! loss is the squared error of the network's sigmoid against it (docs/engine.md, "The
 //! Xiangqi network").
 
+mod banqi;
 mod data;
 mod model;
+mod scale;
 
 use anyhow::{Result, bail};
+use cannonade_engine::BanqiWeights;
 use cannonade_engine::nnue::{MAX_OUTPUT_BUCKETS, NetGame};
 use cannonade_games::GameKind;
 use cannonade_geom::random::SplitMix64;
 use clap::Parser;
 use data::Sample;
 use model::{Adam, Params};
+use scale::fit_scale;
 use std::time::Instant;
 
 #[derive(Parser)]
 #[command(name = "cannonade-train", about = "Trains a network of the engine")]
 struct Args {
-    /// The game of the positions: xiangqi, chessbattle or commander.
+    /// The game of the positions: xiangqi, chessbattle or commander (a network), or banqi
+    /// (the evaluation's weights).
     #[arg(long, default_value = "xiangqi", value_parser = parse_game)]
-    game: NetGame,
+    game: Target,
     /// A file of `cannonade selfplay` positions (repeat for several).
     #[arg(long, required = true)]
     data: Vec<String>,
     /// Where to write the network.
     #[arg(long)]
     out: String,
-    /// Passes over the data.
+    /// Passes over the data (Banqi: rounds of the weights' search).
     #[arg(long, default_value_t = 30)]
     epochs: usize,
     /// Positions per gradient step.
@@ -69,14 +76,20 @@ struct Args {
     seed: u64,
 }
 
-/// The games with networks, by the names `cannonade selfplay --game` takes.
-fn parse_game(name: &str) -> Result<NetGame, String> {
+/// What is trained: a game's network, or Banqi's evaluation weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Target {
+    Net(NetGame),
+    BanqiWeights,
+}
+
+/// The game, by the names `cannonade selfplay --game` takes.
+fn parse_game(name: &str) -> Result<Target, String> {
     let kind: GameKind = name.parse().map_err(|e| format!("{e}"))?;
-    NetGame::of_kind(kind).ok_or_else(|| {
-        format!(
-            "{kind} has no network: the games with networks are xiangqi, chessbattle and commander"
-        )
-    })
+    if kind == GameKind::Banqi {
+        return Ok(Target::BanqiWeights);
+    }
+    NetGame::of_kind(kind).map(Target::Net).ok_or_else(|| format!("{kind} has no network"))
 }
 
 /// A number of output buckets the engine reads.
@@ -93,28 +106,6 @@ fn shuffle(samples: &mut [Sample], rng: &mut SplitMix64) {
     }
 }
 
-/// The sigmoid scale that best predicts the results from the scores (least squares, by a
-/// golden-section search over 50–2000 cp).
-fn fit_scale(samples: &[Sample]) -> f32 {
-    let error = |k: f64| -> f64 {
-        samples
-            .iter()
-            .map(|s| {
-                let p = 1.0 / (1.0 + (-(s.score as f64) / k).exp());
-                (p - s.result as f64).powi(2)
-            })
-            .sum()
-    };
-    let (mut lo, mut hi) = (50.0f64, 2000.0f64);
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..60 {
-        let a = hi - g * (hi - lo);
-        let b = lo + g * (hi - lo);
-        if error(a) < error(b) { hi = b } else { lo = a }
-    }
-    ((lo + hi) / 2.0) as f32
-}
-
 /// The mean squared error of the network over `samples`.
 fn mean_loss(p: &Params, samples: &[Sample], scale: f32, lambda: f32) -> f64 {
     let total: f64 = samples
@@ -129,8 +120,49 @@ fn mean_loss(p: &Params, samples: &[Sample], scale: f32, lambda: f32) -> f64 {
 
 fn main() -> Result<()> {
     let args = Args::parse();
+    match args.game {
+        Target::Net(game) => train_net(&args, game),
+        Target::BanqiWeights => fit_banqi(&args),
+    }
+}
+
+/// Fits Banqi's evaluation weights from the engine's, the scale fitted to them first.
+fn fit_banqi(args: &Args) -> Result<()> {
     let started = Instant::now();
-    let (mut samples, skipped) = data::load(&args.data, args.game)?;
+    let (samples, skipped) = banqi::load(&args.data)?;
+    if samples.len() < 1000 {
+        bail!("{} positions are too few to fit on", samples.len());
+    }
+    // Held out, as for a network, from the end: whole games the fit never saw. A tenth, as
+    // a Banqi game gives ~150 positions that share one result and 2 % would be few games.
+    let held = (samples.len() / 10).max(1);
+    let (train, valid) = samples.split_at(samples.len() - held);
+    let start = BanqiWeights::DEFAULT;
+    let scale = args.scale.map_or_else(|| banqi::scale_for(&start, train), f64::from);
+    let threads = args.threads.max(1);
+    eprintln!(
+        "{} positions ({skipped} lines skipped) read in {:.1} s; sigmoid scale {scale:.1} cp; \
+         loss {:.6}, held-out {:.6}",
+        samples.len(),
+        started.elapsed().as_secs_f32(),
+        banqi::loss(&start, train, scale, threads),
+        banqi::loss(&start, valid, scale, threads),
+    );
+    let fitted = banqi::fit(start, train, scale, threads, args.epochs, |round, loss, w| {
+        let held_out = banqi::loss(w, valid, scale, threads);
+        eprintln!("round {round:>3}: loss {loss:.6}, held-out {held_out:.6}");
+    });
+    let text = banqi::describe(&fitted);
+    std::fs::write(&args.out, &text)?;
+    print!("{text}");
+    eprintln!("wrote {} after {:.0} s", args.out, started.elapsed().as_secs_f32());
+    Ok(())
+}
+
+/// Trains a network of `game`.
+fn train_net(args: &Args, game: NetGame) -> Result<()> {
+    let started = Instant::now();
+    let (mut samples, skipped) = data::load(&args.data, game)?;
     if samples.len() < 1000 {
         bail!("{} positions are too few to train on", samples.len());
     }
@@ -147,14 +179,16 @@ fn main() -> Result<()> {
     let at = samples.len() - held;
     let (train, valid) = samples.split_at_mut(at);
     shuffle(train, &mut rng);
-    let scale = args.scale.unwrap_or_else(|| fit_scale(train));
+    let scale = args.scale.unwrap_or_else(|| {
+        fit_scale(&train.iter().map(|s| (s.score, s.result)).collect::<Vec<_>>())
+    });
     eprintln!("sigmoid scale {scale:.1} cp; {} to train, {} held out", train.len(), valid.len());
 
-    let mut params = Params::random(args.game, args.buckets, args.factors, args.seed);
-    let mut adam = Adam::new(args.game, args.buckets, args.factors);
+    let mut params = Params::random(game, args.buckets, args.factors, args.seed);
+    let mut adam = Adam::new(game, args.buckets, args.factors);
     let threads = args.threads.max(1);
     let mut grads: Vec<Params> =
-        (0..threads).map(|_| Params::zeros(args.game, args.buckets, args.factors)).collect();
+        (0..threads).map(|_| Params::zeros(game, args.buckets, args.factors)).collect();
     for epoch in 0..args.epochs {
         let t = Instant::now();
         let progress = epoch as f32 / args.epochs as f32;
@@ -211,11 +245,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn games_are_read_by_their_registry_names_and_only_games_with_networks_pass() {
-        assert_eq!(parse_game("xiangqi"), Ok(NetGame::Xiangqi));
-        assert_eq!(parse_game("Chess-Battle"), Ok(NetGame::ChessBattle));
-        assert!(parse_game("banqi").unwrap_err().contains("no network"));
-        assert_eq!(parse_game("commander"), Ok(NetGame::Commander));
+    fn games_are_read_by_their_registry_names_and_banqi_fits_its_weights() {
+        assert_eq!(parse_game("xiangqi"), Ok(Target::Net(NetGame::Xiangqi)));
+        assert_eq!(parse_game("Chess-Battle"), Ok(Target::Net(NetGame::ChessBattle)));
+        assert_eq!(parse_game("banqi"), Ok(Target::BanqiWeights));
+        assert_eq!(parse_game("commander"), Ok(Target::Net(NetGame::Commander)));
         assert!(parse_game("checkers").is_err());
     }
 

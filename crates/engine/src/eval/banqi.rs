@@ -7,7 +7,8 @@
 use crate::Evaluate;
 use crate::params::{
     BANQI_CONTEMPT, BANQI_DOWN_PERCENT, BANQI_GENERAL_DANGER, BANQI_HANGING_PERCENT,
-    BANQI_MOBILITY, BANQI_PREDATOR, BANQI_PREY, BANQI_THREAT_PERCENT, BANQI_VALUES,
+    BANQI_MOBILITY, BANQI_PREDATOR, BANQI_PREY, BANQI_SAFE_PERCENT, BANQI_THREAT_PERCENT,
+    BANQI_VALUES,
 };
 use cannonade_banqi::{CannonRule, Cell, Colour, Kind, Move, Piece, Position, Square};
 
@@ -19,46 +20,200 @@ const fn can_take(a: Kind, t: Kind, cannon: CannonRule) -> bool {
     }
 }
 
-/// Per cannon rule (`Jump`, `Step`), kind `k` and enemy kind `t`: what each enemy piece of
-/// kind `t` (face up or down) adds to the value of kind `k`, as prey less as predator. A
-/// table, because the evaluation is most of the time a Banqi search spends.
-const KIND_WEIGHTS: [[[i32; 7]; 7]; 2] = {
-    let mut out = [[[0; 7]; 7]; 2];
-    let rules = [CannonRule::Jump, CannonRule::Step];
-    let mut r = 0;
-    while r < 2 {
-        let mut k = 0;
-        while k < 7 {
-            let mut t = 0;
-            while t < 7 {
-                let (kind, target) = (Kind::ALL[k], Kind::ALL[t]);
-                if can_take(kind, target, rules[r]) {
-                    out[r][k][t] += BANQI_PREY;
-                }
-                if can_take(target, kind, rules[r]) {
-                    out[r][k][t] -= BANQI_PREDATOR;
-                }
-                t += 1;
-            }
-            k += 1;
-        }
-        r += 1;
-    }
-    out
-};
+/// The weights of the Banqi evaluation. The engine plays with [`BanqiWeights::DEFAULT`] (the
+/// constants of `params`); `cannonade-train --game banqi` fits them to games' results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BanqiWeights {
+    /// Base value of each kind, highest rank first (general, advisor, elephant, chariot,
+    /// horse, cannon, soldier).
+    pub values: [i32; 7],
+    /// Added to a kind's value per enemy piece (up or down) it can take.
+    pub prey: i32,
+    /// Taken from a kind's value per enemy piece (up or down) that can take it.
+    pub predator: i32,
+    /// Percentage of its value a face-down piece counts for its colour.
+    pub down_percent: i32,
+    /// Percentage of the victim's value for the best capture the side to move threatens.
+    pub threat_percent: i32,
+    /// Percentage of the value of the side to move's worst attacked, undefended piece.
+    pub hanging_percent: i32,
+    /// Centipawns per unit (64) of a general's danger ([`general_danger`]).
+    pub general_danger: i32,
+    /// Centipawns per step a face-up piece can make onto an empty point.
+    pub mobility: i32,
+    /// Percentage added to a kind's value while no enemy piece (up or down) can take it: such
+    /// a piece hunts without risk, and endings are won by it.
+    pub safe_percent: i32,
+}
 
-/// The value of each of `colour`'s kinds, from `counts` (every piece on the board or in the
-/// pool, by piece index): its base value, plus the enemy pieces it can take, less those that
-/// can take it.
-fn kind_values(counts: &[i32; 14], colour: Colour, cannon: CannonRule) -> [i32; 7] {
-    let weights = &KIND_WEIGHTS[(cannon == CannonRule::Step) as usize];
-    let enemy = &counts[colour.other().index() * 7..][..7];
-    let mut values = [0; 7];
-    for k in 0..7 {
-        let v: i32 = weights[k].iter().zip(enemy).map(|(w, n)| w * n).sum();
-        values[k] = (BANQI_VALUES[k] + v).max(10);
+impl BanqiWeights {
+    /// The weights the engine plays with.
+    pub const DEFAULT: BanqiWeights = BanqiWeights {
+        values: BANQI_VALUES,
+        prey: BANQI_PREY,
+        predator: BANQI_PREDATOR,
+        down_percent: BANQI_DOWN_PERCENT,
+        threat_percent: BANQI_THREAT_PERCENT,
+        hanging_percent: BANQI_HANGING_PERCENT,
+        general_danger: BANQI_GENERAL_DANGER,
+        mobility: BANQI_MOBILITY,
+        safe_percent: BANQI_SAFE_PERCENT,
+    };
+}
+
+/// The Banqi evaluation with a set of weights: the weights and, per cannon rule (`Jump`,
+/// `Step`), kind `k` and enemy kind `t`, what each enemy piece of kind `t` (face up or down)
+/// adds to the value of kind `k`, as prey less as predator. A table, because the evaluation
+/// is most of the time a Banqi search spends.
+#[derive(Clone, Debug)]
+pub struct BanqiEval {
+    weights: BanqiWeights,
+    kind_weights: [[[i32; 7]; 7]; 2],
+    /// Per cannon rule and kind, the enemy kinds that can take it, as bits by kind index.
+    predators: [[u8; 7]; 2],
+}
+
+/// The evaluation the engine plays with, its table built at compile time.
+const DEFAULT_EVAL: BanqiEval = BanqiEval::new(BanqiWeights::DEFAULT);
+
+impl BanqiEval {
+    /// The evaluation with `weights`.
+    pub const fn new(weights: BanqiWeights) -> BanqiEval {
+        let mut out = [[[0; 7]; 7]; 2];
+        let mut predators = [[0u8; 7]; 2];
+        let rules = [CannonRule::Jump, CannonRule::Step];
+        let mut r = 0;
+        while r < 2 {
+            let mut k = 0;
+            while k < 7 {
+                let mut t = 0;
+                while t < 7 {
+                    let (kind, target) = (Kind::ALL[k], Kind::ALL[t]);
+                    if can_take(kind, target, rules[r]) {
+                        out[r][k][t] += weights.prey;
+                    }
+                    if can_take(target, kind, rules[r]) {
+                        out[r][k][t] -= weights.predator;
+                        predators[r][k] |= 1 << t;
+                    }
+                    t += 1;
+                }
+                k += 1;
+            }
+            r += 1;
+        }
+        BanqiEval { weights, kind_weights: out, predators }
     }
-    values
+
+    /// The weights.
+    pub fn weights(&self) -> &BanqiWeights {
+        &self.weights
+    }
+
+    /// The value of each of `colour`'s kinds, from `counts` (every piece on the board or in
+    /// the pool, by piece index): its base value, plus the enemy pieces it can take, less
+    /// those that can take it, and more while none can.
+    fn kind_values(&self, counts: &[i32; 14], colour: Colour, cannon: CannonRule) -> [i32; 7] {
+        let rule = (cannon == CannonRule::Step) as usize;
+        let weights = &self.kind_weights[rule];
+        let enemy = &counts[colour.other().index() * 7..][..7];
+        let alive = enemy.iter().enumerate().fold(0u8, |m, (t, &n)| m | (((n > 0) as u8) << t));
+        let mut values = [0; 7];
+        for k in 0..7 {
+            let v: i32 = weights[k].iter().zip(enemy).map(|(w, n)| w * n).sum();
+            let value = (self.weights.values[k] + v).max(10);
+            let safe = self.predators[rule][k] & alive == 0;
+            values[k] = value + if safe { value * self.weights.safe_percent / 100 } else { 0 };
+        }
+        values
+    }
+
+    /// `pos` valued for its side to move.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let Some(us) = pos.turn() else { return 0 };
+        let cannon = pos.options().cannon;
+        // Every piece counted by kind, face up or down, and where the face-up ones stand.
+        let mut counts = [0i32; 14];
+        let mut face_up = 0u32;
+        for (p, (count, &down)) in Piece::ALL.into_iter().zip(counts.iter_mut().zip(&pos.pool())) {
+            let mask = pos.face_up_squares(p);
+            *count = down as i32 + mask.count_ones() as i32;
+            face_up |= mask;
+        }
+        let empty = pos.empty_squares();
+        let values = [
+            self.kind_values(&counts, Colour::Red, cannon),
+            self.kind_values(&counts, Colour::Black, cannon),
+        ];
+        let mut material = [0i32; 2];
+        for c in Colour::BOTH {
+            for k in Kind::ALL {
+                let down = pos.pool_count(Piece::new(c, k)) as i32;
+                material[c.index()] +=
+                    values[c.index()][k as usize] * down * self.weights.down_percent / 100;
+            }
+        }
+        // Adjacent step captures: the best one the side to move threatens, and the worst
+        // undefended loss it faces.
+        let mut best_threat = 0;
+        let mut worst_hanging = 0;
+        let step_rule = cannon == CannonRule::Step;
+        // Each side's general and cannons, for the general's danger below.
+        let mut generals = [None; 2];
+        let mut cannons = [[Square::ALL[0]; 2]; 2];
+        let mut cannon_count = [0; 2];
+        let mut mobility = [0i32; 2];
+        for (p, sq) in Piece::ALL
+            .into_iter()
+            .flat_map(|p| Square::in_mask(pos.face_up_squares(p)).map(move |sq| (p, sq)))
+        {
+            let c = p.colour();
+            match p.kind() {
+                Kind::General => generals[c.index()] = Some(sq),
+                // A colour has two cannons (positions with more are refused).
+                Kind::Cannon if cannon_count[c.index()] < 2 => {
+                    cannons[c.index()][cannon_count[c.index()]] = sq;
+                    cannon_count[c.index()] += 1;
+                }
+                _ => {}
+            }
+            let v = values[c.index()][p.kind() as usize];
+            material[c.index()] += v;
+            let mut attacked = false;
+            let mut defended = false;
+            mobility[c.index()] += (sq.neighbours() & empty).count_ones() as i32;
+            for next in Square::in_mask(sq.neighbours() & face_up) {
+                let Cell::FaceUp(q) = pos.cell(next) else { continue };
+                if q.colour() == c {
+                    defended |= q.kind() != Kind::Cannon || step_rule;
+                } else if q.kind() != Kind::Cannon || step_rule {
+                    attacked |= q.kind().takes_by_step(p.kind(), step_rule);
+                }
+            }
+            if attacked {
+                if c == us {
+                    if !defended {
+                        worst_hanging = worst_hanging.max(v);
+                    }
+                } else {
+                    best_threat = best_threat.max(v);
+                }
+            }
+        }
+        let danger_to = |c: Colour| match generals[c.index()] {
+            Some(at) => {
+                let enemy = c.other().index();
+                general_danger(pos, at, &cannons[enemy][..cannon_count[enemy]])
+            }
+            None => 0,
+        };
+        let danger = danger_to(us) - danger_to(us.other());
+        material[us.index()] - material[us.other().index()]
+            + best_threat * self.weights.threat_percent / 100
+            - worst_hanging * self.weights.hanging_percent / 100
+            - danger * self.weights.general_danger / 64
+            + (mobility[us.index()] - mobility[us.other().index()]) * self.weights.mobility
+    }
 }
 
 /// The cell at (`file`, `rank`); `None` off the board.
@@ -177,89 +332,7 @@ impl Evaluate for Position {
     const NODE_RATE: u32 = crate::params::BANQI_NODE_RATE;
 
     fn evaluate(&self) -> i32 {
-        let Some(us) = self.turn() else { return 0 };
-        let cannon = self.options().cannon;
-        // Every piece counted by kind, face up or down, and where the face-up ones stand.
-        let mut counts = [0i32; 14];
-        let mut face_up = 0u32;
-        for (p, (count, &down)) in Piece::ALL.into_iter().zip(counts.iter_mut().zip(&self.pool())) {
-            let mask = self.face_up_squares(p);
-            *count = down as i32 + mask.count_ones() as i32;
-            face_up |= mask;
-        }
-        let empty = self.empty_squares();
-        let values = [
-            kind_values(&counts, Colour::Red, cannon),
-            kind_values(&counts, Colour::Black, cannon),
-        ];
-        let mut material = [0i32; 2];
-        for c in Colour::BOTH {
-            for k in Kind::ALL {
-                let down = self.pool_count(Piece::new(c, k)) as i32;
-                material[c.index()] +=
-                    values[c.index()][k as usize] * down * BANQI_DOWN_PERCENT / 100;
-            }
-        }
-        // Adjacent step captures: the best one the side to move threatens, and the worst
-        // undefended loss it faces.
-        let mut best_threat = 0;
-        let mut worst_hanging = 0;
-        let step_rule = cannon == CannonRule::Step;
-        // Each side's general and cannons, for the general's danger below.
-        let mut generals = [None; 2];
-        let mut cannons = [[Square::ALL[0]; 2]; 2];
-        let mut cannon_count = [0; 2];
-        let mut mobility = [0i32; 2];
-        for (p, sq) in Piece::ALL
-            .into_iter()
-            .flat_map(|p| Square::in_mask(self.face_up_squares(p)).map(move |sq| (p, sq)))
-        {
-            let c = p.colour();
-            match p.kind() {
-                Kind::General => generals[c.index()] = Some(sq),
-                // A colour has two cannons (positions with more are refused).
-                Kind::Cannon if cannon_count[c.index()] < 2 => {
-                    cannons[c.index()][cannon_count[c.index()]] = sq;
-                    cannon_count[c.index()] += 1;
-                }
-                _ => {}
-            }
-            let v = values[c.index()][p.kind() as usize];
-            material[c.index()] += v;
-            let mut attacked = false;
-            let mut defended = false;
-            mobility[c.index()] += (sq.neighbours() & empty).count_ones() as i32;
-            for next in Square::in_mask(sq.neighbours() & face_up) {
-                let Cell::FaceUp(q) = self.cell(next) else { continue };
-                if q.colour() == c {
-                    defended |= q.kind() != Kind::Cannon || step_rule;
-                } else if q.kind() != Kind::Cannon || step_rule {
-                    attacked |= q.kind().takes_by_step(p.kind(), step_rule);
-                }
-            }
-            if attacked {
-                if c == us {
-                    if !defended {
-                        worst_hanging = worst_hanging.max(v);
-                    }
-                } else {
-                    best_threat = best_threat.max(v);
-                }
-            }
-        }
-        let danger_to = |c: Colour| match generals[c.index()] {
-            Some(at) => {
-                let enemy = c.other().index();
-                general_danger(self, at, &cannons[enemy][..cannon_count[enemy]])
-            }
-            None => 0,
-        };
-        let danger = danger_to(us) - danger_to(us.other());
-        material[us.index()] - material[us.other().index()]
-            + best_threat * BANQI_THREAT_PERCENT / 100
-            - worst_hanging * BANQI_HANGING_PERCENT / 100
-            - danger * BANQI_GENERAL_DANGER / 64
-            + (mobility[us.index()] - mobility[us.other().index()]) * BANQI_MOBILITY
+        DEFAULT_EVAL.evaluate(self)
     }
 
     fn move_index(&self, mv: Move) -> usize {
@@ -354,6 +427,49 @@ mod tests {
         let boxed = Position::from_fen("8/8/N7/Kp6 b - 0 0").unwrap().evaluate();
         let free = Position::from_fen("8/8/8/Kp5N b - 0 0").unwrap().evaluate();
         assert!(boxed > free, "black to move: {boxed} vs {free}");
+    }
+
+    /// Counts by piece index (red's kinds, then black's) from (piece, count) pairs.
+    fn counts(pieces: &[(Piece, i32)]) -> [i32; 14] {
+        let mut out = [0; 14];
+        for &(p, n) in pieces {
+            out[Piece::ALL.iter().position(|&q| q == p).unwrap()] = n;
+        }
+        out
+    }
+
+    #[test]
+    fn a_kind_no_enemy_piece_can_take_gains_the_safe_percentage() {
+        let plain = BanqiEval::new(BanqiWeights { safe_percent: 0, ..BanqiWeights::DEFAULT });
+        let safe = BanqiEval::new(BanqiWeights { safe_percent: 50, ..BanqiWeights::DEFAULT });
+        let (red_general, black_horse) =
+            (Piece::new(Colour::Red, Kind::General), Piece::new(Colour::Black, Kind::Horse));
+        let few = counts(&[(red_general, 1), (black_horse, 2)]);
+        let g = Kind::General as usize;
+        let red = |e: &BanqiEval, c: &[i32; 14]| e.kind_values(c, Colour::Red, CannonRule::Jump);
+        let black =
+            |e: &BanqiEval, c: &[i32; 14]| e.kind_values(c, Colour::Black, CannonRule::Jump);
+        // Horses cannot take a general: it is worth half as much again.
+        assert_eq!(red(&safe, &few)[g], red(&plain, &few)[g] * 3 / 2);
+        // The general can take a horse: the horses' value does not change.
+        let h = Kind::Horse as usize;
+        assert_eq!(black(&safe, &few)[h], black(&plain, &few)[h]);
+        // A soldier, face up or down, can take the general: no bonus.
+        let soldier = counts(&[(red_general, 1), (Piece::new(Colour::Black, Kind::Soldier), 1)]);
+        assert_eq!(red(&safe, &soldier)[g], red(&plain, &soldier)[g]);
+        // Under the stepping rule a cannon cannot take a general; under the jumping rule it can.
+        let cannon = counts(&[(red_general, 1), (Piece::new(Colour::Black, Kind::Cannon), 1)]);
+        assert_eq!(red(&safe, &cannon)[g], red(&plain, &cannon)[g]);
+        let step = |e: &BanqiEval| e.kind_values(&cannon, Colour::Red, CannonRule::Step)[g];
+        assert_eq!(step(&safe), step(&plain) * 3 / 2);
+    }
+
+    #[test]
+    fn the_engine_plays_with_the_default_weights() {
+        let pos = Position::from_fen("2n2c2/1a3B1a/1bA3kR/rX6 b p1 1 124").unwrap();
+        assert_eq!(pos.evaluate(), BanqiEval::new(BanqiWeights::DEFAULT).evaluate(&pos));
+        let other = BanqiEval::new(BanqiWeights { mobility: 40, ..BanqiWeights::DEFAULT });
+        assert_ne!(pos.evaluate(), other.evaluate(&pos));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The evaluation of each game, with its search knowledge ([`crate::Evaluate`]).
 
-mod banqi;
+pub(crate) mod banqi;
 mod battle;
 mod commander;
 mod network;
