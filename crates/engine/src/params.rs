@@ -144,29 +144,35 @@ pub const XIANGQI_TEMPO: i32 = 15;
 /// while pieces lie face down, and behind by a piece the engine used to settle for a
 /// repetition against a player it would most likely have outplayed (docs/engine.md).
 pub const BANQI_CONTEMPT: i32 = 250;
+// The Banqi weights from here to the safe percentage were fitted together to the results of
+// about 6,400 self-play games (Texel's method: `cannonade-train --game banqi`, docs/engine.md
+// "Banqi: the evaluation fitted to games' results"). A base value is only part of a kind's
+// worth, which adds its prey and takes off its predators: against a full enemy army a soldier
+// is worth 168, a horse 162, a cannon 292 and a general 511.
+
 /// Banqi base values, highest rank first (general, advisor, elephant, chariot, horse,
 /// cannon, soldier).
-pub const BANQI_VALUES: [i32; 7] = [500, 250, 130, 80, 60, 200, 60];
+pub const BANQI_VALUES: [i32; 7] = [400, 325, 126, 110, 89, 128, 150];
 /// Banqi: value added per enemy piece (up or down) that a piece can capture.
-pub const BANQI_PREY: i32 = 8;
+pub const BANQI_PREY: i32 = 13;
 /// Banqi: value removed per enemy piece (up or down) that can capture this piece.
-pub const BANQI_PREDATOR: i32 = 6;
+pub const BANQI_PREDATOR: i32 = 4;
 /// Banqi: percentage of its value a face-down piece counts for its colour.
-pub const BANQI_DOWN_PERCENT: i32 = 85;
+pub const BANQI_DOWN_PERCENT: i32 = 106;
 /// Banqi: percentage of the victim's value for a capture the side to move threatens now.
-pub const BANQI_THREAT_PERCENT: i32 = 20;
+pub const BANQI_THREAT_PERCENT: i32 = 22;
 /// Banqi: percentage of the value of an own piece that the opponent attacks and that is not
 /// defended (an adjacent friend that could take back).
-pub const BANQI_HANGING_PERCENT: i32 = 10;
+pub const BANQI_HANGING_PERCENT: i32 = 29;
 /// Banqi: centipawns a general loses per unit of danger (an enemy soldier next to it with
 /// no way out is one unit; see `eval::banqi::general_danger`).
-pub const BANQI_GENERAL_DANGER: i32 = 300;
+pub const BANQI_GENERAL_DANGER: i32 = 320;
 /// Banqi: centipawns per step a face-up piece can make onto an empty point, the side to
 /// move's count less the other's: a piece walled in by its own or by face-down pieces can
 /// neither chase nor run (docs/engine.md has the measurement).
-pub const BANQI_MOBILITY: i32 = 5;
-/// Banqi: percentage added to a kind's value while no enemy piece can take it.
-pub const BANQI_SAFE_PERCENT: i32 = 0;
+pub const BANQI_MOBILITY: i32 = 18;
+/// Banqi: percentage added to a kind's value while no enemy piece (up or down) can take it.
+pub const BANQI_SAFE_PERCENT: i32 = 42;
 
 /// Chess-Battle piece values by `Kind` index (headquarter, bomber, tank, gun, machine gun,
 /// cavalry, soldier).
