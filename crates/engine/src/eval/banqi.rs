@@ -37,7 +37,8 @@ pub struct BanqiWeights {
     pub threat_percent: i32,
     /// Percentage of the value of the side to move's worst attacked, undefended piece.
     pub hanging_percent: i32,
-    /// Centipawns per unit (64) of a general's danger ([`general_danger`]).
+    /// Centipawns per unit (64) of a general's danger (how soon the enemy can take it when it
+    /// has nowhere to go).
     pub general_danger: i32,
     /// Centipawns per step a face-up piece can make onto an empty point.
     pub mobility: i32,
