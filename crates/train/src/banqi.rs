@@ -6,7 +6,7 @@
 //! when no move helps. Positions are `cannonade selfplay --game banqi` lines (public
 //! positions: the deal is never written).
 
-use crate::data::load_lines;
+use crate::data::{fields, load_lines};
 use crate::scale::fit_scale;
 use anyhow::Result;
 use cannonade_banqi::Position;
@@ -19,13 +19,11 @@ pub struct Sample {
     result: f32,
 }
 
-/// Reads a line `FEN | score | result` (result from the first seat's view); `None` for a
-/// line that is not one, or a position with no side to move yet.
+/// Reads a line `FEN | score | result` (result from the first seat's view; the score is not
+/// used); `None` for a line that is not one or a result outside 0 to 1.
 pub fn parse(line: &str) -> Option<Sample> {
-    let mut parts = line.split('|').map(str::trim);
-    let pos = Position::from_fen(parts.next()?).ok()?;
-    let _score: f32 = parts.next()?.parse().ok()?;
-    let result: f32 = parts.next()?.parse().ok()?;
+    let (fen, _score, result) = fields(line)?;
+    let pos = Position::from_fen(fen).ok()?;
     if !(0.0..=1.0).contains(&result) {
         return None;
     }

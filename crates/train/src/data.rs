@@ -77,12 +77,19 @@ impl Sample {
     }
 }
 
-/// Reads a line of `game`; `None` for a line that is not a valid sample.
-pub fn parse(line: &str, game: NetGame) -> Option<Sample> {
+/// The fields of a `cannonade selfplay` line `FEN | score | result`; `None` if it has not
+/// got them.
+pub fn fields(line: &str) -> Option<(&str, f32, f32)> {
     let mut parts = line.split('|').map(str::trim);
     let fen = parts.next()?;
     let score: f32 = parts.next()?.parse().ok()?;
     let result: f32 = parts.next()?.parse().ok()?;
+    Some((fen, score, result))
+}
+
+/// Reads a line of `game`; `None` for a line that is not a valid sample.
+pub fn parse(line: &str, game: NetGame) -> Option<Sample> {
+    let (fen, score, result) = fields(line)?;
     let empty =
         Sample { game, pieces: [(0, 0); MAX_ACTIVE], count: 0, first_to_move: true, score, result };
     let mut s = match game {

@@ -75,7 +75,7 @@ pub struct BanqiEval {
 }
 
 /// The evaluation the engine plays with, its table built at compile time.
-const DEFAULT_EVAL: BanqiEval = BanqiEval::new(BanqiWeights::DEFAULT);
+static DEFAULT_EVAL: BanqiEval = BanqiEval::new(BanqiWeights::DEFAULT);
 
 impl BanqiEval {
     /// The evaluation with `weights`.
@@ -104,11 +104,6 @@ impl BanqiEval {
             r += 1;
         }
         BanqiEval { weights, kind_weights: out, predators }
-    }
-
-    /// The weights.
-    pub fn weights(&self) -> &BanqiWeights {
-        &self.weights
     }
 
     /// The value of each of `colour`'s kinds, from `counts` (every piece on the board or in
